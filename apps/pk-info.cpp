@@ -1,0 +1,41 @@
+// pk-info: which execution spaces this build holds, whether each can run here, and the
+// hardware behind each.
+#include <pk/core/app.hpp>
+#include <pk/core/cli.hpp>
+#include <pk/core/device_info.hpp>
+#include <pk/core/results.hpp>
+#include <pk/core/session.hpp>
+#include <pk/core/space_selection.hpp>
+#include <pk/core/table.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  return pk::run_app("pk-info", [&] {
+    CLI::App cli{"Shows the execution spaces of this PortableKernels build and the devices behind them."};
+    const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
+    if (!kokkos_args) return 0;
+
+    std::printf("PortableKernels %s on Kokkos %d.%d.%02d\n\n", pk::build_commit().c_str(), KOKKOS_VERSION / 10000,
+                KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
+    pk::Table table({"space", "device"});
+    std::vector<std::string> runnable;
+    for (const auto& s : pk::enabled_space_statuses()) {
+      if (s.available())
+        runnable.push_back(s.name);
+      else
+        table.add_row({s.name, "unavailable: " + s.unavailable_reason});
+    }
+    if (runnable.size() != pk::enabled_space_statuses().size()) {
+      table.print(std::cout);
+      pk::require_spaces_startable();
+    }
+    pk::Session session(*kokkos_args);
+    pk::for_each_selected_space(runnable, [&](const auto& space) {
+      table.add_row({pk::SpaceTraits<std::decay_t<decltype(space)>>::name, pk::describe_device(space)});
+    });
+    table.print(std::cout);
+    return 0;
+  });
+}

@@ -1,0 +1,29 @@
+# Kokkos and Kokkos Kernels, treated as authoritative: the backends we need must be there.
+find_package(Kokkos REQUIRED)
+find_package(KokkosKernels REQUIRED)
+message(STATUS "PortableKernels: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (devices: ${Kokkos_DEVICES})")
+
+set(_pk_needed OPENMP)
+if(PK_ENABLE_CUDA)
+  list(APPEND _pk_needed CUDA)
+endif()
+foreach(_backend IN LISTS _pk_needed)
+  if(NOT Kokkos_ENABLE_${_backend})
+    message(FATAL_ERROR "PortableKernels: the Kokkos in ${Kokkos_DIR} lacks the ${_backend} backend "
+                        "(it has: ${Kokkos_DEVICES}). Rebuild it with Kokkos_ENABLE_${_backend}=ON, "
+                        "or drop Kokkos_ROOT to use the project's bootstrap.")
+  endif()
+endforeach()
+if(Kokkos_ENABLE_CUDA AND NOT PK_ENABLE_CUDA)
+  message(FATAL_ERROR "PortableKernels: the Kokkos in ${Kokkos_DIR} has the CUDA backend; configure with "
+                      "-DPK_ENABLE_CUDA=ON (and Kokkos' nvcc_wrapper as the compiler).")
+endif()
+if(PK_ENABLE_CUDA)
+  kokkos_check(OPTIONS CUDA_LAMBDA)
+endif()
+
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 REQUIRED)
+if(PK_ENABLE_TESTS)
+  find_package(GTest REQUIRED)
+endif()

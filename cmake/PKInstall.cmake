@@ -1,0 +1,18 @@
+# Installs the library, headers and a CMake package, so that other projects can
+# find_package(PortableKernels) and link PortableKernels::core.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS pk_core EXPORT PortableKernelsTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+set(PK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/PortableKernels)
+install(EXPORT PortableKernelsTargets NAMESPACE PortableKernels:: DESTINATION ${PK_CMAKE_DIR})
+configure_package_config_file(cmake/PortableKernelsConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/PortableKernelsConfig.cmake INSTALL_DESTINATION ${PK_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/PortableKernelsConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/PortableKernelsConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/PortableKernelsConfigVersion.cmake
+        DESTINATION ${PK_CMAKE_DIR})

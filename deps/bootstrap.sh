@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Obtains, patches, builds and caches Kokkos + Kokkos Kernels, and prints the install
+# prefix on the last line of stdout. Progress and errors go to stderr.
+#
+#   deps/bootstrap.sh openmp|cuda
+#
+# By default the source is Kokkos + Kokkos Kernels 3.4.01 from Debian's trilinos 13.2.0-4
+# source package (checksum verified), with the patches in deps/patches/kokkos-3.4.01.
+# The install goes to a cache keyed by version, patch set, build options and backend,
+# reused by later builds and CI runs.
+#
+# Environment:
+#   PK_DEPS_CACHE        cache folder (default ~/.cache/portablekernels)
+#   PK_JOBS              build jobs (default nproc)
+#   PK_CUDA_ARCH         Kokkos arch option for the cuda backend (default HOPPER90)
+#   PK_TRILINOS_TARBALL  a copy of trilinos_13.2.0.orig.tar.gz to use instead of downloading
+#   PK_KOKKOS_VERSION    opt-in, needs internet: a Kokkos 4.x release from GitHub instead
+#                        (known: 4.6.01), built unpatched
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+die() { echo "pk-deps: error: $*" >&2; exit 1; }
+say() { echo "pk-deps: $*" >&2; }
+need() { command -v "$1" >/dev/null || die "$1 not found: $2"; }
+
+backend=${1:-}
+case "$backend" in
+  openmp|cuda) ;;
+  *) die "usage: deps/bootstrap.sh openmp|cuda (got '${backend}')" ;;
+esac
+
+kokkos_version=${PK_KOKKOS_VERSION:-3.4.01}
+# Release tarballs from GitHub, with the checksums the Kokkos project publishes.
+declare -A release_sha256=(
+  [kokkos-4.6.01]=b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a
+  [kokkos-kernels-4.6.01]=95b9357f37ab3b9c3913c00741acb2501831c28ea8664de67818ae79c69c5908
+)
+[ "$kokkos_version" = 3.4.01 ] || [ -n "${release_sha256[kokkos-$kokkos_version]:-}" ] \
+  || die "PK_KOKKOS_VERSION=$kokkos_version is not known (3.4.01, or 4.6.01 from GitHub)"
+cuda_arch=${PK_CUDA_ARCH:-HOPPER90}
+jobs=${PK_JOBS:-$(nproc)}
+cache=${PK_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/portablekernels}
+
+# The build recipe. The cache key hashes it with the patches, so a change to either
+# builds a fresh prefix and an unchanged one is reused.
+kokkos_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17
+             -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON)
+# Kokkos Kernels: a small explicit-instantiation set, vendor BLAS behind the same calls.
+kk_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17
+         -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=OFF
+         -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
+         -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
+         -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
+         -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+         -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_MEMSPACE_HBWSPACE=OFF
+         -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON
+         -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DLAPACK_LIBRARIES=openblas
+         -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
+         -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF)
+if [ "$backend" = cuda ]; then
+  kokkos_opts+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON "-DKokkos_ARCH_$cuda_arch=ON")
+  kk_opts+=(-DKokkosKernels_INST_EXECSPACE_CUDA=ON -DKokkosKernels_INST_MEMSPACE_CUDASPACE=ON
+            -DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
+fi
+
+patches=()
+if [ "$kokkos_version" = 3.4.01 ]; then
+  patches=("$here"/patches/kokkos-3.4.01/*.patch)
+  [ -e "${patches[0]}" ] || die "no patches found in $here/patches/kokkos-3.4.01"
+fi
+recipe_key=$( { [ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"; echo "${kokkos_opts[*]} ${kk_opts[*]}"; } \
+              | sha256sum | cut -c1-10)
+prefix=$cache/kokkos-$kokkos_version-$backend-$recipe_key
+
+if [ -f "$prefix/.complete" ]; then
+  say "using cached Kokkos + Kokkos Kernels in $prefix"
+  echo "$prefix"
+  exit 0
+fi
+
+need cmake "install it (apt-get install cmake)"
+need g++ "install a C++ compiler (apt-get install g++)"
+need patch "install it (apt-get install patch)"
+ls /usr/lib/*/libopenblas.so >/dev/null 2>&1 || die "OpenBLAS not found (apt-get install libopenblas-openmp-dev)"
+if [ "$backend" = cuda ]; then
+  export PATH=$PATH:/usr/local/cuda/bin
+  need nvcc "the cuda backend needs the CUDA toolkit (nvcc on PATH or in /usr/local/cuda/bin)"
+fi
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+
+src=$cache/src
+mkdir -p "$src"
+verify() { echo "$2  $1" | sha256sum --check --status; }  # file, sha256
+
+# Sets kokkos_src and kk_src to the unpacked Kokkos and Kokkos Kernels 3.4.01 of Debian's
+# trilinos source package.
+obtain_debian_source() {
+  local version=13.2.0 debian_version=13.2.0-4
+  local tarball=trilinos_$version.orig.tar.gz
+  local sha256=0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90
+  if [ -n "${PK_TRILINOS_TARBALL:-}" ]; then
+    [ -f "$PK_TRILINOS_TARBALL" ] || die "PK_TRILINOS_TARBALL=$PK_TRILINOS_TARBALL does not exist"
+    verify "$PK_TRILINOS_TARBALL" $sha256 || die "checksum mismatch for $PK_TRILINOS_TARBALL (expected sha256 $sha256)"
+    cp "$PK_TRILINOS_TARBALL" "$src/$tarball.part" && mv "$src/$tarball.part" "$src/$tarball"
+  elif ! { [ -f "$src/$tarball" ] && verify "$src/$tarball" $sha256; }; then
+    say "downloading Debian source package trilinos=$debian_version (166 MB)"
+    need apt-get "the bootstrap downloads Debian's trilinos source package with apt-get; elsewhere set Kokkos_ROOT"
+    # A private deb-src list, so the system's apt configuration is left untouched.
+    local apt lists f
+    apt=$(mktemp -d)
+    trap 'rm -rf "$apt"' EXIT
+    mkdir -p "$apt/sources" "$apt/lists/partial"
+    lists=$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null) \
+      || die "no /etc/apt/sources.list.d/*.sources to derive a deb-src entry from"
+    for f in $lists; do sed 's/^Types:.*/Types: deb-src/' "$f" >"$apt/sources/$(basename "$f")"; done
+    local opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt/sources"
+                -o "Dir::State::Lists=$apt/lists" -o Debug::NoLocking=1)
+    apt-get "${opts[@]}" -qq update >&2 || die "apt-get update of the deb-src lists failed (no network?)"
+    (cd "$src" && apt-get "${opts[@]}" -qq source --download-only "trilinos=$debian_version" >&2) \
+      || die "apt-get source trilinos=$debian_version failed (no network, or the version left the mirror)"
+    [ -f "$src/$tarball" ] || die "download finished but $src/$tarball is missing"
+    verify "$src/$tarball" $sha256 || die "checksum mismatch for $src/$tarball (expected sha256 $sha256); delete it and retry"
+    rm -f "$src"/trilinos_*.debian.tar.* "$src"/trilinos_*.dsc
+  fi
+  local tree=$src/trilinos-$version
+  if [ ! -f "$tree/.extracted" ]; then
+    say "extracting packages/kokkos and packages/kokkos-kernels"
+    rm -rf "$tree" && mkdir -p "$tree"
+    tar xzf "$src/$tarball" -C "$tree" --strip-components=1 --wildcards \
+      '*/packages/kokkos/*' '*/packages/kokkos-kernels/*' || die "could not extract $src/$tarball"
+    touch "$tree/.extracted"
+  fi
+  kokkos_src=$tree/packages/kokkos kk_src=$tree/packages/kokkos-kernels
+}
+
+# Sets kokkos_src and kk_src to unpacked Kokkos and Kokkos Kernels release tarballs.
+obtain_release_source() {
+  need curl "downloading Kokkos $kokkos_version needs curl (apt-get install curl)"
+  local name
+  for name in kokkos kokkos-kernels; do
+    local file=$name-$kokkos_version.tar.gz sha256=${release_sha256[$name-$kokkos_version]}
+    if ! { [ -f "$src/$file" ] && verify "$src/$file" "$sha256"; }; then
+      say "downloading $file"
+      curl -fsSL -o "$src/$file" "https://github.com/kokkos/$name/releases/download/$kokkos_version/$file" \
+        || die "downloading $file failed (no internet access?)"
+      verify "$src/$file" "$sha256" || die "checksum mismatch for $src/$file (expected sha256 $sha256)"
+    fi
+    rm -rf "${src:?}/$name-$kokkos_version" && mkdir -p "$src/$name-$kokkos_version"
+    tar xzf "$src/$file" -C "$src/$name-$kokkos_version" --strip-components=1 || die "could not extract $file"
+  done
+  kokkos_src=$src/kokkos-$kokkos_version kk_src=$src/kokkos-kernels-$kokkos_version
+}
+
+if [ "$kokkos_version" = 3.4.01 ]; then obtain_debian_source; else obtain_release_source; fi
+
+# --- patch, build and install ----------------------------------------------------------
+work=$cache/build/$(basename "$prefix")
+rm -rf "$work" "$prefix" && mkdir -p "$work"
+cp -r "$kokkos_src" "$work/kokkos-src"
+for p in ${patches[@]+"${patches[@]}"}; do
+  say "applying $(basename "$p")"
+  patch -s -p1 -d "$work/kokkos-src" <"$p" || die "patch $(basename "$p") does not apply"
+done
+
+build() {  # name, source, build dir, options...
+  local name=$1 source=$2 dir=$3; shift 3
+  say "configuring $name ($backend)"
+  cmake -S "$source" -B "$dir" "${generator[@]}" "$@" >"$dir.configure.log" 2>&1 \
+    || die "configuring $name failed; see $dir.configure.log"
+  say "building $name with $jobs jobs (log: $dir.build.log)"
+  cmake --build "$dir" --parallel "$jobs" >"$dir.build.log" 2>&1 \
+    || die "building $name failed; see $dir.build.log"
+  cmake --install "$dir" >>"$dir.build.log" 2>&1 || die "installing $name failed; see $dir.build.log"
+}
+
+if [ "$backend" = cuda ]; then
+  kokkos_cxx=$work/kokkos-src/bin/nvcc_wrapper kk_cxx=$prefix/bin/nvcc_wrapper
+else
+  kokkos_cxx=g++ kk_cxx=g++
+fi
+start=$SECONDS
+build Kokkos "$work/kokkos-src" "$work/kokkos" \
+  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_COMPILER="$kokkos_cxx" "${kokkos_opts[@]}"
+build "Kokkos Kernels" "$kk_src" "$work/kokkos-kernels" \
+  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_COMPILER="$kk_cxx" -DKokkos_ROOT="$prefix" "${kk_opts[@]}"
+rm -rf "$work"
+{
+  echo "kokkos=$kokkos_version backend=$backend"
+  [ "$backend" = cuda ] && echo "arch=$cuda_arch"
+  echo "patches=$(for p in ${patches[@]+"${patches[@]}"}; do basename "$p"; done | tr '\n' ' ')"
+  echo "built=$(date -u +%FT%TZ) seconds=$((SECONDS - start))"
+} >"$prefix/.complete"
+say "installed Kokkos + Kokkos Kernels $kokkos_version ($backend) in $prefix after $((SECONDS - start)) s"
+echo "$prefix"

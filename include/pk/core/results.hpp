@@ -1,0 +1,31 @@
+#pragma once
+// Benchmark and run records, written as one JSON file each:
+// {kernel, case, space, device, commit, date, command, metrics: {name: number, ...}}.
+#include <map>
+#include <string>
+
+namespace pk {
+
+struct ResultRecord {
+  std::string kernel;
+  std::string case_name;
+  std::string space;
+  std::string device;
+  std::string command;
+  std::map<std::string, double> metrics;
+};
+
+// The commit this binary was built from (git describe, "-dirty" for local changes).
+std::string build_commit();
+
+// The current UTC time as ISO 8601, e.g. 2026-11-23T12:00:00Z.
+std::string utc_timestamp();
+
+// "<kernel>-<case>-<space>.json"
+std::string result_file_name(const ResultRecord& record);
+
+// Writes the record to `directory`/result_file_name(record), creating the directory.
+// Returns the path written. Throws pk::Error when the file cannot be written.
+std::string write_result(const ResultRecord& record, const std::string& directory);
+
+}  // namespace pk

@@ -1,0 +1,77 @@
+#pragma once
+// The one place that names backends: which execution spaces this build holds, what they
+// are called on the command line, and whether each can run on this machine. Everything
+// else is templated on the execution space and reaches the backends through this header.
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <vector>
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace pk {
+
+template <class... Spaces>
+struct SpaceList {};
+
+template <class Space>
+struct SpaceTag {
+  using type = Space;
+};
+
+template <class Space>
+struct SpaceTraits;
+
+#ifdef KOKKOS_ENABLE_OPENMP
+template <>
+struct SpaceTraits<Kokkos::OpenMP> {
+  static constexpr const char* name = "openmp";
+  // Empty when the space can run here, else why not.
+  static std::string unavailable_reason() { return {}; }
+};
+#endif
+
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct SpaceTraits<Kokkos::Cuda> {
+  static constexpr const char* name = "cuda";
+  static std::string unavailable_reason() {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess)
+      return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(status) + ")";
+    if (count == 0) return "no CUDA device found";
+    return {};
+  }
+  // Name, multiprocessors and memory of the device the instance runs on.
+  static std::string describe(const Kokkos::Cuda& space) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, space.cuda_device()) != cudaSuccess) return "CUDA device (unknown)";
+    return std::string(prop.name) + " (" + std::to_string(prop.multiProcessorCount) + " SMs, " +
+           std::to_string(prop.totalGlobalMem >> 20) + " MiB, cc " + std::to_string(prop.major) + "." +
+           std::to_string(prop.minor) + ")";
+  }
+};
+#endif
+
+namespace detail {
+template <class... A, class... B>
+SpaceList<A..., B...> concat(SpaceList<A...>, SpaceList<B...>);
+#ifdef KOKKOS_ENABLE_OPENMP
+using OpenMPSpaces = SpaceList<Kokkos::OpenMP>;
+#else
+using OpenMPSpaces = SpaceList<>;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+using CudaSpaces = SpaceList<Kokkos::Cuda>;
+#else
+using CudaSpaces = SpaceList<>;
+#endif
+}  // namespace detail
+
+// The execution spaces compiled into this build, host first.
+using EnabledSpaces = decltype(detail::concat(detail::OpenMPSpaces{}, detail::CudaSpaces{}));
+
+}  // namespace pk

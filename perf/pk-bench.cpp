@@ -1,0 +1,88 @@
+// pk-bench: every kernel on every selected execution space, each figure reported beside
+// the copy bandwidth measured on that space in the same run.
+#include "bench/registry.hpp"
+
+#include <pk/core/app.hpp>
+#include <pk/core/cli.hpp>
+#include <pk/core/device_info.hpp>
+#include <pk/core/results.hpp>
+#include <pk/core/session.hpp>
+#include <pk/core/table.hpp>
+
+#include <iostream>
+
+namespace pk::bench {
+
+std::vector<Benchmark>& registry() {
+  static std::vector<Benchmark> benchmarks;
+  return benchmarks;
+}
+
+namespace {
+
+std::size_t copy_probe_length(Size size) {
+  switch (size) {
+    case Size::tiny: return std::size_t{1} << 20;   // 8 MiB per array
+    case Size::small: return std::size_t{1} << 24;  // 128 MiB: well past any cache
+    case Size::full: return std::size_t{1} << 27;   // 1 GiB
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace pk::bench
+
+int main(int argc, char** argv) {
+  using namespace pk::bench;
+  return pk::run_app("pk-bench", [&] {
+    std::string space_request = "all", kernel_request = "all", out = "pk-results";
+    Size size = Size::small;
+    bool list = false;
+    CLI::App cli{"Runs PortableKernels' kernels on each execution space and reports them against the copy bandwidth."};
+    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all (those that can run here)");
+    cli.add_option("--kernel", kernel_request, "a kernel name (see --list), or all");
+    cli.add_option("--size", size, "problem size: tiny, small or full")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, Size>{
+            {"tiny", Size::tiny}, {"small", Size::small}, {"full", Size::full}}));
+    cli.add_option("--out", out, "directory for the result JSON files");
+    cli.add_flag("--list", list, "list the kernels and exit");
+    const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
+    if (!kokkos_args) return 0;
+
+    if (list) {
+      for (const auto& b : registry()) std::cout << b.kernel << "  " << b.description << '\n';
+      return 0;
+    }
+    std::vector<const Benchmark*> chosen;
+    for (const auto& b : registry())
+      if (kernel_request == "all" || kernel_request == b.kernel) chosen.push_back(&b);
+    pk::require(!chosen.empty(), "unknown kernel '" + kernel_request + "' (see --list)");
+    const auto spaces = pk::select_spaces(space_request);
+    for (const auto& s : pk::enabled_space_statuses())
+      if (!s.available()) std::cout << "space " << s.name << ": not run, " << s.unavailable_reason << '\n';
+
+    pk::Session session(*kokkos_args);
+    const std::string command = pk::command_line(argc, argv);
+    pk::Table table({"kernel", "case", "space", "figure", "value", "limit", "ratio"});
+    pk::for_each_selected_space(spaces, [&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      const std::string name = pk::SpaceTraits<Space>::name;
+      const std::string device = pk::describe_device(space);
+      std::cout << "space " << name << ": " << device << std::endl;
+      Context context{size, pk::measure_copy_bandwidth(space, copy_probe_length(size), 20)};
+      for (const Benchmark* b : chosen) {
+        for (const Result& r : b->run_on.at(name)(context)) {
+          pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics};
+          record.metrics["limit_ratio"] = r.limit_ratio;
+          const std::string path = pk::write_result(record, out);
+          table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)),
+                         r.limit, pk::format_number(r.limit_ratio, 3)});
+          std::cerr << "wrote " << path << '\n';
+        }
+      }
+    });
+    std::cout << '\n';
+    table.print(std::cout);
+    return 0;
+  });
+}

@@ -1,0 +1,53 @@
+#include <pk/core/error.hpp>
+#include <pk/core/results.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#ifndef PK_COMMIT
+#define PK_COMMIT "unknown"
+#endif
+
+namespace pk {
+
+std::string build_commit() { return PK_COMMIT; }
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string result_file_name(const ResultRecord& record) {
+  return record.kernel + "-" + record.case_name + "-" + record.space + ".json";
+}
+
+std::string write_result(const ResultRecord& record, const std::string& directory) {
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : record.metrics) {
+    require(std::isfinite(value), "result " + result_file_name(record) + ": metric '" + name + "' is not finite");
+    metrics[name] = value;
+  }
+  const nlohmann::ordered_json json = {{"kernel", record.kernel}, {"case", record.case_name},
+                                       {"space", record.space},   {"device", record.device},
+                                       {"commit", build_commit()}, {"date", utc_timestamp()},
+                                       {"command", record.command}, {"metrics", metrics}};
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  require(!ec, "cannot create results directory '" + directory + "': " + ec.message());
+  const std::string path = (std::filesystem::path(directory) / result_file_name(record)).string();
+  std::ofstream out(path);
+  out << json.dump(2) << '\n';
+  require(static_cast<bool>(out), "cannot write '" + path + "'");
+  return path;
+}
+
+}  // namespace pk

@@ -1,0 +1,63 @@
+#include "spaces.hpp"
+
+#include <pk/core/copy_bandwidth.hpp>
+#include <pk/core/space_selection.hpp>
+
+#include <cmath>
+
+namespace {
+
+template <class Space>
+class CopyBandwidthTest : public ::testing::Test {};
+TYPED_TEST_SUITE(CopyBandwidthTest, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
+
+// Copies random data over a poisoned destination and returns the result on the host.
+template <class Space>
+Kokkos::View<double*, Kokkos::HostSpace> copy_on(const Space& space,
+                                                 const Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace>& input) {
+  using Memory = typename Space::memory_space;
+  Kokkos::View<double*, Memory> x("x", input.extent(0)), y("y", input.extent(0));
+  Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace>(input.data(), input.extent(0)));
+  Kokkos::deep_copy(y, std::nan(""));
+  pk::copy(space, x, y);
+  space.fence();
+  auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, y);
+  return out;
+}
+
+TYPED_TEST(CopyBandwidthTest, CopyWritesEveryElementExactly) {
+  for (std::size_t n : {1ul, 1000ul, 1ul << 20}) {
+    const auto input = pk::test::random_host_vector(n);
+    const auto out = copy_on(TypeParam{}, input);
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < n; ++i) mismatches += out(i) != input(i);
+    EXPECT_EQ(mismatches, 0u) << "n = " << n;
+  }
+}
+
+TYPED_TEST(CopyBandwidthTest, CopyRejectsMismatchedSizes) {
+  using Memory = typename TypeParam::memory_space;
+  Kokkos::View<double*, Memory> x("x", 10), y("y", 11);
+  EXPECT_THROW(pk::copy(TypeParam{}, x, y), pk::Error);
+}
+
+TYPED_TEST(CopyBandwidthTest, ProbeCountsBytesAndReportsTheBetterCopyAsLimit) {
+  const std::size_t n = 1 << 20;
+  const auto bw = pk::measure_copy_bandwidth(TypeParam{}, n, 3);
+  EXPECT_EQ(bw.bytes_per_copy, 2 * n * sizeof(double));
+  EXPECT_TRUE(std::isfinite(bw.range_policy_gbs) && bw.range_policy_gbs > 0);
+  EXPECT_TRUE(std::isfinite(bw.deep_copy_gbs) && bw.deep_copy_gbs > 0);
+  EXPECT_EQ(bw.limit_gbs(), std::max(bw.range_policy_gbs, bw.deep_copy_gbs));
+  EXPECT_THROW(pk::measure_copy_bandwidth(TypeParam{}, 0, 3), pk::Error);
+}
+
+TEST(CopyAcrossSpaces, EverySpaceGivesTheSameResult) {
+  const auto input = pk::test::random_host_vector(1 << 16);
+  std::vector<Kokkos::View<double*, Kokkos::HostSpace>> results;
+  pk::for_each_selected_space(pk::select_spaces("all"), [&](const auto& space) { results.push_back(copy_on(space, input)); });
+  ASSERT_FALSE(results.empty());
+  for (const auto& r : results)
+    for (std::size_t i = 0; i < input.extent(0); ++i) ASSERT_EQ(r(i), results.front()(i)) << "at " << i;
+}
+
+}  // namespace

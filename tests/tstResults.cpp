@@ -1,0 +1,55 @@
+#include <pk/core/error.hpp>
+#include <pk/core/results.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace {
+
+std::filesystem::path fresh_directory(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("pk-tests-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
+  const auto dir = fresh_directory("results");
+  pk::ResultRecord record{"lbm", "aa-fp32-128", "openmp", "test CPU (2 threads)", "pk-bench --kernel lbm",
+                          {{"mlups", 1234.5}, {"roofline_fraction", 0.875}}};
+  const std::string path = pk::write_result(record, (dir / "nested").string());
+  EXPECT_EQ(std::filesystem::path(path).filename(), "lbm-aa-fp32-128-openmp.json");
+
+  std::ifstream in(path);
+  const auto json = nlohmann::json::parse(in);
+  EXPECT_EQ(json.at("kernel"), "lbm");
+  EXPECT_EQ(json.at("case"), "aa-fp32-128");
+  EXPECT_EQ(json.at("space"), "openmp");
+  EXPECT_EQ(json.at("device"), "test CPU (2 threads)");
+  EXPECT_EQ(json.at("command"), "pk-bench --kernel lbm");
+  EXPECT_EQ(json.at("commit"), pk::build_commit());
+  EXPECT_TRUE(std::regex_match(json.at("date").get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  EXPECT_EQ(json.at("metrics").size(), 2u);
+  EXPECT_DOUBLE_EQ(json.at("metrics").at("mlups"), 1234.5);
+  EXPECT_DOUBLE_EQ(json.at("metrics").at("roofline_fraction"), 0.875);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Results, NonFiniteMetricIsAnError) {
+  const auto dir = fresh_directory("nan");
+  pk::ResultRecord record{"k", "c", "openmp", "d", "cmd", {{"seconds", std::nan("")}}};
+  EXPECT_THROW(pk::write_result(record, dir.string()), pk::Error);
+  EXPECT_FALSE(std::filesystem::exists(dir / "k-c-openmp.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Results, UnwritableDirectoryIsAnError) {
+  pk::ResultRecord record{"k", "c", "openmp", "d", "cmd", {{"seconds", 1.0}}};
+  EXPECT_THROW(pk::write_result(record, "/proc/pk-cannot-write-here"), pk::Error);
+}
+
+}  // namespace

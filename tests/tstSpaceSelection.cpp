@@ -1,0 +1,64 @@
+#include "spaces.hpp"
+
+#include <pk/core/error.hpp>
+#include <pk/core/space_selection.hpp>
+
+#include <algorithm>
+
+namespace {
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+TEST(SpaceSelection, AllMeansEveryAvailableSpace) {
+  const auto all = pk::select_spaces("all");
+  const auto statuses = pk::enabled_space_statuses();
+  ASSERT_EQ(all.size(), statuses.size());  // the tests only start when every space can run
+  for (const auto& s : statuses) EXPECT_TRUE(contains(all, s.name)) << s.name;
+  EXPECT_TRUE(contains(all, "openmp"));
+}
+
+TEST(SpaceSelection, ListIsDeduplicatedInOrder) {
+  const auto first = pk::enabled_space_statuses().front().name;
+  const auto chosen = pk::select_spaces(first + "," + first);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(chosen.front(), first);
+}
+
+TEST(SpaceSelection, UnknownNameIsRejectedWithTheChoices) {
+  try {
+    pk::select_spaces("openmp,vulkan");
+    FAIL() << "expected pk::Error";
+  } catch (const pk::Error& e) {
+    EXPECT_STREQ(e.what(), "unknown space 'vulkan' (use openmp, cuda or all)");
+  }
+  EXPECT_THROW(pk::select_spaces(""), pk::Error);
+  EXPECT_THROW(pk::select_spaces(","), pk::Error);
+}
+
+TEST(SpaceSelection, SpaceMissingFromTheBuildIsNamedAsSuch) {
+  if (contains(pk::select_spaces("all"), "cuda")) GTEST_SKIP() << "this build holds every space";
+  try {
+    pk::select_spaces("cuda");
+    FAIL() << "expected pk::Error";
+  } catch (const pk::Error& e) {
+    EXPECT_STREQ(e.what(), "space 'cuda' is not enabled in this build (enabled: openmp)");
+  }
+}
+
+template <class Space>
+class SpaceTraitsTest : public ::testing::Test {};
+TYPED_TEST_SUITE(SpaceTraitsTest, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
+
+TYPED_TEST(SpaceTraitsTest, NameSelectsExactlyThisSpace) {
+  const std::string name = pk::SpaceTraits<TypeParam>::name;
+  int calls = 0;
+  pk::for_each_selected_space(pk::select_spaces(name), [&](const auto& space) {
+    EXPECT_TRUE((std::is_same_v<std::decay_t<decltype(space)>, TypeParam>));
+    ++calls;
+  });
+  EXPECT_EQ(calls, 1);
+}
+
+}  // namespace
