@@ -107,15 +107,19 @@ obtain_debian_source() {
     say "downloading Debian source package trilinos=$debian_version (166 MB)"
     need apt-get "the bootstrap downloads Debian's trilinos source package with apt-get; elsewhere set Kokkos_ROOT"
     # A private deb-src list, so the system's apt configuration is left untouched.
-    local apt lists f
-    apt=$(mktemp -d)
-    trap 'rm -rf "$apt"' EXIT
+    local f
+    apt=$(mktemp -d)  # global: the exit trap outlives this function
+    trap 'rm -rf "${apt:-}"' EXIT
     mkdir -p "$apt/sources" "$apt/lists/partial"
-    lists=$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null) \
-      || die "no /etc/apt/sources.list.d/*.sources to derive a deb-src entry from"
-    for f in $lists; do sed 's/^Types:.*/Types: deb-src/' "$f" >"$apt/sources/$(basename "$f")"; done
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [ -f "$f" ] && sed 's/^Types:.*/Types: deb-src/' "$f" >"$apt/sources/$(basename "$f")"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [ -f "$f" ] && sed -n 's/^deb /deb-src /p' "$f" >"$apt/sources/$(basename "$f").list"
+    done
+    ls "$apt"/sources/* >/dev/null 2>&1 || die "no apt sources in /etc/apt to derive a deb-src entry from"
     local opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt/sources"
-                -o "Dir::State::Lists=$apt/lists" -o Debug::NoLocking=1)
+                -o "Dir::State::Lists=$apt/lists" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
     apt-get "${opts[@]}" -qq update >&2 || die "apt-get update of the deb-src lists failed (no network?)"
     (cd "$src" && apt-get "${opts[@]}" -qq source --download-only "trilinos=$debian_version" >&2) \
       || die "apt-get source trilinos=$debian_version failed (no network, or the version left the mirror)"
