@@ -20,14 +20,15 @@ int main(int argc, char** argv) {
     std::printf("PortableKernels %s on Kokkos %d.%d.%02d\n\n", pk::build_commit().c_str(), KOKKOS_VERSION / 10000,
                 KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
     pk::Table table({"space", "device"});
+    const auto statuses = pk::enabled_space_statuses();
     std::vector<std::string> runnable;
-    for (const auto& s : pk::enabled_space_statuses()) {
+    for (const auto& s : statuses) {
       if (s.available())
         runnable.push_back(s.name);
       else
         table.add_row({s.name, "unavailable: " + s.unavailable_reason});
     }
-    if (runnable.size() != pk::enabled_space_statuses().size()) {
+    if (runnable.size() != statuses.size()) {
       table.print(std::cout);
       pk::require_spaces_startable();
     }
