@@ -1,0 +1,236 @@
+#pragma once
+// Kernels of the LBM solver: BGK collision, the pressure-boundary rule, and the three
+// streaming kernels (A-B pull; A-A collide-in-place and stream-collide-stream).
+//
+// Storage. Distributions are structure-of-arrays, View<Real**, LayoutLeft>(cell, q): for
+// each direction q the cells are contiguous, x fastest, so consecutive GPU threads (and
+// consecutive iterations of a CPU thread) touch consecutive addresses for every q: loads
+// and stores coalesce / stream. Each value is stored shifted by its rest-state equilibrium,
+// g_q = f_q - w_q (rho_0 = 1): the stored numbers are small, so fp32 keeps the digits that
+// carry the flow instead of spending them on the constant w_q.
+//
+// Layouts of the A-A lattice A (f*_q(x) = post-collision population of cell x, direction q):
+//   after an odd number of steps ("swapped"):  A(x, opposite(q)) = f*_q(x)
+//   after an even number of steps ("streamed"): A(x + c_q, q) = f*_q(x), or A(x, opposite(q))
+//     when x + c_q is a wall (the bounced population waits at home).
+// Even steps (paper's A-A:1) read incoming populations at home and write them back swapped;
+// odd steps (A-A:2) gather from the neighbours' swapped slots and scatter to the neighbours.
+// Each cell reads and writes the same set of slots, so cells may run in any order in place.
+#include <pk/lbm/geometry.hpp>
+#include <pk/lbm/lattice.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace pk::lbm::details {
+
+constexpr std::uint8_t fluid_flag = static_cast<std::uint8_t>(CellType::fluid);
+constexpr std::uint8_t solid_flag = static_cast<std::uint8_t>(CellType::solid);
+constexpr std::uint8_t inlet_flag = static_cast<std::uint8_t>(CellType::inlet);
+
+// Where post-collision populations currently are.
+enum class Layout { home, swapped, streamed };  // A-B: home; A-A: swapped or streamed
+
+template <class MemorySpace>
+struct Grid {
+  Kokkos::View<std::uint8_t*, MemorySpace> cell_type;
+  int nx, ny, nz;
+  bool periodic_x, periodic_y, periodic_z;
+
+  KOKKOS_INLINE_FUNCTION void coordinates(int cell, int& x, int& y, int& z) const {
+    x = cell % nx;
+    const int yz = cell / nx;
+    y = yz % ny;
+    z = yz / ny;
+  }
+  // The cell a population of velocity (dx, dy, dz) reaches from (x, y, z), or -1 when it
+  // hits a wall (a solid cell or a non-periodic box face): then it bounces back.
+  KOKKOS_INLINE_FUNCTION int link(int x, int y, int z, int dx, int dy, int dz) const {
+    x += dx;
+    y += dy;
+    z += dz;
+    if (x < 0 || x >= nx) {
+      if (!periodic_x) return -1;
+      x = x < 0 ? x + nx : x - nx;
+    }
+    if (y < 0 || y >= ny) {
+      if (!periodic_y) return -1;
+      y = y < 0 ? y + ny : y - ny;
+    }
+    if (z < 0 || z >= nz) {
+      if (!periodic_z) return -1;
+      z = z < 0 ? z + nz : z - nz;
+    }
+    const int cell = x + nx * (y + ny * z);
+    return cell_type(cell) == solid_flag ? -1 : cell;
+  }
+  // Links of every direction of a cell (link[0] is the cell itself).
+  KOKKOS_INLINE_FUNCTION void links(int cell, int x, int y, int z, int (&link)[D3Q19::size]) const {
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      link[q] = q == 0 ? cell : this->link(x, y, z, D3Q19::cx(q), D3Q19::cy(q), D3Q19::cz(q));
+    });
+  }
+  // Inward normal of a pressure cell: the non-periodic box face it lies on (validated
+  // on the host to be exactly one).
+  KOKKOS_INLINE_FUNCTION void normal(int x, int y, int z, int& n0, int& n1, int& n2) const {
+    n0 = periodic_x ? 0 : (x == 0 ? 1 : (x == nx - 1 ? -1 : 0));
+    n1 = periodic_y ? 0 : (y == 0 ? 1 : (y == ny - 1 ? -1 : 0));
+    n2 = periodic_z ? 0 : (z == 0 ? 1 : (z == nz - 1 ? -1 : 0));
+  }
+};
+
+// Density excess (rho - 1) and velocity of shifted populations g.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void moments(const Real (&g)[D3Q19::size], Real& density_excess, Real (&u)[3]) {
+  Real s = 0, jx = 0, jy = 0, jz = 0;
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    s += g[q];
+    if constexpr (D3Q19::cx(q) != 0) jx += D3Q19::cx(q) * g[q];
+    if constexpr (D3Q19::cy(q) != 0) jy += D3Q19::cy(q) * g[q];
+    if constexpr (D3Q19::cz(q) != 0) jz += D3Q19::cz(q) * g[q];
+  });
+  const Real inverse_density = Real(1) / (Real(1) + s);
+  density_excess = s;
+  u[0] = jx * inverse_density;
+  u[1] = jy * inverse_density;
+  u[2] = jz * inverse_density;
+}
+
+// Shifted equilibrium g_q^eq = f_q^eq - w_q for density 1 + density_excess and velocity u:
+// f^eq_q = w_q rho (1 + 3 c.u + 9/2 (c.u)^2 - 3/2 u^2).
+template <class Real, int q>
+KOKKOS_INLINE_FUNCTION Real shifted_equilibrium(Real density_excess, const Real (&u)[3], Real three_halves_u2) {
+  const Real w = static_cast<Real>(D3Q19::weight(q));
+  Real cu = 0;
+  if constexpr (D3Q19::cx(q) != 0) cu += D3Q19::cx(q) * u[0];
+  if constexpr (D3Q19::cy(q) != 0) cu += D3Q19::cy(q) * u[1];
+  if constexpr (D3Q19::cz(q) != 0) cu += D3Q19::cz(q) * u[2];
+  cu *= Real(3);
+  return w * (density_excess + (Real(1) + density_excess) * (cu + Real(0.5) * cu * cu - three_halves_u2));
+}
+
+// BGK: g_q <- g_q + omega (g_q^eq - g_q), omega = 1 / tau. Conserves mass and momentum.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void collide_bgk(Real (&g)[D3Q19::size], Real omega) {
+  Real density_excess, u[3];
+  moments(g, density_excess, u);
+  const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    g[q] += omega * (shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2) - g[q]);
+  });
+}
+
+// Pressure boundary (Zou & He; Hecht & Harting's D3Q19 form) on a cell with inward normal n:
+// the populations coming from outside (c.n = +1) are unknown. With the density fixed and
+// the tangential velocity zero, mass fixes u_n and bounce-back of the non-equilibrium part,
+// corrected for tangential momentum, fixes the unknowns:
+//   rho u_n = rho - (S_0 + 2 S_-),   f_q = f_-q + 6 w_q rho u_n - (c_q . T) / 2,
+// with S_0, S_- the sums over c.n = 0 and c.n = -1 and T = sum_{c.n=0} c f.
+// In shifted storage S_0 + 2 S_- gains exactly 1 (the weights' share), hence `- 1` below.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void pressure_boundary(Real (&g)[D3Q19::size], int n0, int n1, int n2, Real density_excess) {
+  Real along = 0, against = 0, t0 = 0, t1 = 0, t2 = 0;
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    const int cn = D3Q19::cx(q) * n0 + D3Q19::cy(q) * n1 + D3Q19::cz(q) * n2;
+    if (cn == 0) {
+      along += g[q];
+      t0 += D3Q19::cx(q) * g[q];
+      t1 += D3Q19::cy(q) * g[q];
+      t2 += D3Q19::cz(q) * g[q];
+    } else if (cn < 0) {
+      against += g[q];
+    }
+  });
+  const Real rho_un = density_excess - (along + Real(2) * against);
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    const int cn = D3Q19::cx(q) * n0 + D3Q19::cy(q) * n1 + D3Q19::cz(q) * n2;
+    if (cn > 0) {
+      const Real ct = D3Q19::cx(q) * t0 + D3Q19::cy(q) * t1 + D3Q19::cz(q) * t2;
+      g[q] = g[D3Q19::opposite(q)] + Real(6 * D3Q19::weight(q)) * rho_un - Real(0.5) * ct;
+    }
+  });
+}
+
+enum class Kernel { ab_stream_collide, aa_collide, aa_stream_collide_stream };
+
+// One time step on every non-solid cell.
+template <class ExecutionSpace, class Real, Kernel kernel>
+struct StreamCollide {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> source;  // A-A: source == target
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> target;
+  Grid<MemorySpace> grid;
+  Real omega;
+  Real inlet_excess, outlet_excess;  // prescribed density - 1
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    const std::uint8_t type = grid.cell_type(cell);
+    if (type == solid_flag) return;
+    int x, y, z;
+    grid.coordinates(cell, x, y, z);
+    int link[D3Q19::size] = {};
+    if constexpr (kernel != Kernel::aa_collide) grid.links(cell, x, y, z, link);
+
+    Real g[D3Q19::size];
+    for_each_direction([&](auto qc) {  // incoming f_q(x) = f*_q(x - c_q), x - c_q = x + c_{-q}
+      constexpr int q = decltype(qc)::value;
+      constexpr int o = D3Q19::opposite(q);
+      if constexpr (kernel == Kernel::aa_collide) {
+        g[q] = source(cell, q);
+      } else if constexpr (kernel == Kernel::ab_stream_collide) {
+        g[q] = link[o] >= 0 ? source(link[o], q) : source(cell, o);
+      } else {
+        g[q] = link[o] >= 0 ? source(link[o], o) : source(cell, q);
+      }
+    });
+    if (type != fluid_flag) {
+      int n0, n1, n2;
+      grid.normal(x, y, z, n0, n1, n2);
+      pressure_boundary(g, n0, n1, n2, type == inlet_flag ? inlet_excess : outlet_excess);
+    }
+    collide_bgk(g, omega);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      constexpr int o = D3Q19::opposite(q);
+      if constexpr (kernel == Kernel::ab_stream_collide) {
+        target(cell, q) = g[q];
+      } else if constexpr (kernel == Kernel::aa_collide) {
+        target(cell, o) = g[q];
+      } else {
+        if (link[q] >= 0)
+          target(link[q], q) = g[q];
+        else
+          target(cell, o) = g[q];
+      }
+    });
+  }
+};
+
+// Post-collision populations f*_q(cell) - w_q of a non-solid cell, whatever the layout.
+template <class MemorySpace, class Real>
+KOKKOS_INLINE_FUNCTION void post_collision(const Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace>& f,
+                                           const Grid<MemorySpace>& grid, Layout layout, int cell,
+                                           Real (&g)[D3Q19::size]) {
+  if (layout == Layout::streamed) {
+    int x, y, z, link[D3Q19::size];
+    grid.coordinates(cell, x, y, z);
+    grid.links(cell, x, y, z, link);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      g[q] = link[q] >= 0 ? f(link[q], q) : f(cell, D3Q19::opposite(q));
+    });
+  } else {
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      g[q] = layout == Layout::home ? f(cell, q) : f(cell, D3Q19::opposite(q));
+    });
+  }
+}
+
+}  // namespace pk::lbm::details

@@ -1,0 +1,37 @@
+#pragma once
+// Run parameters of the LBM solver, in lattice units, and their validation.
+#include <pk/lbm/geometry.hpp>
+
+#include <array>
+#include <string>
+
+namespace pk::lbm {
+
+// A-A: one lattice, alternating collide-in-place and stream-collide-stream kernels
+// (half the memory). A-B: two lattices, pull stream-collide, swapped every step.
+enum class Streaming { aa, ab };
+const char* streaming_name(Streaming streaming);  // "aa", "ab"
+
+struct Parameters {
+  double tau = 0.8;  // BGK relaxation time; kinematic viscosity nu = (tau - 1/2) / 3
+  Streaming streaming = Streaming::aa;
+  double initial_density = 1.0;                  // fluid cells at step 0
+  std::array<double, 3> initial_velocity{0, 0, 0};
+  double inlet_density = 1.0;                    // prescribed on inlet cells
+  double outlet_density = 1.0;                   // prescribed on outlet cells
+  double max_mach = 0.3;                         // |u| / c_s allowed, before and during the run
+  // Steps between health checks (NaN or non-positive density, |u|/c_s > max_mach). A check
+  // reads the whole lattice once, as much as half a step, so every 100 steps costs about
+  // 0.5 %. 0 turns the checks off (benchmarks only).
+  int check_interval = 100;
+
+  double viscosity() const { return (tau - 0.5) / 3.0; }
+};
+
+// Throws pk::Error naming the first parameter that is out of range: tau <= 0.5 or not
+// finite, densities not positive, initial or pressure-driven Mach number above max_mach.
+// The pressure-driven bound is Bernoulli's: a density drop d_rho can at most accelerate the
+// fluid to |u| = c_s sqrt(2 d_rho / rho), whatever the geometry.
+void validate(const Parameters& parameters, const Geometry& geometry);
+
+}  // namespace pk::lbm

@@ -1,0 +1,317 @@
+#pragma once
+// The D3Q19 BGK lattice Boltzmann solver, templated on the execution space it runs on and
+// on the storage type of the distributions (float by default, or double).
+//
+//   pk::lbm::Solver<Kokkos::OpenMP> solver(space, pk::lbm::box_channel(64, 32, 32), parameters);
+//   solver.advance(1000);                  // throws pk::Error when the flow blows up
+//   pk::lbm::HostFields fields = solver.fields();
+//
+// One step = streaming + collision of every non-solid cell, with the boundary rules listed
+// in geometry.hpp. A-A (one lattice) and A-B (two lattices) take identical steps; only the
+// memory traffic pattern differs (see details/kernels.hpp).
+//
+// Health checks: every parameters.check_interval steps a reduction looks for a cell whose
+// density is NaN or not positive or whose |u| / c_s exceeds max_mach; the first such cell
+// (lowest index) stops the run with a pk::Error naming the step and the cell. Between
+// checks a bad value can spread for at most check_interval - 1 steps.
+#include <pk/core/error.hpp>
+#include <pk/lbm/details/kernels.hpp>
+#include <pk/lbm/fields.hpp>
+#include <pk/lbm/geometry.hpp>
+#include <pk/lbm/parameters.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pk::lbm {
+
+namespace details {
+
+// Health of one cell: 0 when fine, else the reason (1 NaN, 2 density <= 0, 3 Mach).
+template <class ExecutionSpace, class Real>
+struct FirstUnhealthyCell {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  Grid<MemorySpace> grid;
+  Layout layout;
+  Real max_u2;  // (max_mach * c_s)^2
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell, int& first) const {
+    if (cell >= first || grid.cell_type(cell) == solid_flag) return;
+    Real g[D3Q19::size], density_excess, u[3];
+    post_collision(f, grid, layout, cell, g);
+    moments(g, density_excess, u);
+    const Real u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    // NaN compares false with everything, so !(a <= b) also catches it.
+    const bool bad = !(density_excess > Real(-1)) || !(u2 <= max_u2);
+    if (bad) first = cell;
+  }
+};
+
+template <class ExecutionSpace, class Real>
+struct Moments {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  Grid<MemorySpace> grid;
+  Layout layout;
+  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;  // (cell, 0: rho, 1..3: u)
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    if (grid.cell_type(cell) == solid_flag) {
+      for (int k = 0; k < 4; ++k) density_velocity(cell, k) = 0;
+      return;
+    }
+    Real g[D3Q19::size], density_excess, u[3];
+    post_collision(f, grid, layout, cell, g);
+    moments(g, density_excess, u);
+    density_velocity(cell, 0) = 1.0 + static_cast<double>(density_excess);
+    for (int k = 0; k < 3; ++k) density_velocity(cell, k + 1) = u[k];
+  }
+};
+
+template <class ExecutionSpace, class Real>
+struct PostCollisionCopy {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  Grid<MemorySpace> grid;
+  Layout layout;
+  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> out;  // (cell, q): f*_q, 0 in solids
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    Real g[D3Q19::size];
+    const bool solid = grid.cell_type(cell) == solid_flag;
+    if (!solid) post_collision(f, grid, layout, cell, g);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      out(cell, q) = solid ? 0.0 : static_cast<double>(g[q]) + D3Q19::weight(q);
+    });
+  }
+};
+
+// Writes the equilibrium of the given density and velocity as post-collision populations
+// of step 0, in the layout the first step expects.
+template <class ExecutionSpace, class Real>
+struct Initialize {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  Grid<MemorySpace> grid;
+  Layout layout;
+  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    if (grid.cell_type(cell) == solid_flag) return;
+    const Real density_excess = static_cast<Real>(density_velocity(cell, 0) - 1.0);
+    const Real u[3] = {static_cast<Real>(density_velocity(cell, 1)), static_cast<Real>(density_velocity(cell, 2)),
+                       static_cast<Real>(density_velocity(cell, 3))};
+    const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    int x, y, z, link[D3Q19::size];
+    grid.coordinates(cell, x, y, z);
+    grid.links(cell, x, y, z, link);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      const Real g = shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2);
+      if (layout == Layout::home)
+        f(cell, q) = g;
+      else if (link[q] >= 0)
+        f(link[q], q) = g;
+      else
+        f(cell, D3Q19::opposite(q)) = g;
+    });
+  }
+};
+
+}  // namespace details
+
+template <class ExecutionSpace, class Real = float>
+class Solver {
+  static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, "storage type: float or double");
+
+ public:
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using real_type = Real;
+  using Distributions = Kokkos::View<Real**, Kokkos::LayoutLeft, memory_space>;
+
+  // Minimum memory traffic of one cell update: 19 populations read and 19 written.
+  static constexpr std::size_t bytes_per_update = 2 * D3Q19::size * sizeof(Real);
+
+  // Validates geometry and parameters (pk::Error), allocates the lattice(s) on `space` and
+  // sets every cell to equilibrium: inlet/outlet cells at their prescribed density, the
+  // others at initial_density, all at initial_velocity.
+  Solver(const ExecutionSpace& space, const Geometry& geometry, const Parameters& parameters)
+      : space_(space), geometry_(geometry), parameters_(parameters) {
+    geometry_.validate();
+    validate(parameters_, geometry_);
+    const int cells = static_cast<int>(geometry_.cell_count());
+    Kokkos::View<std::uint8_t*, memory_space> cell_type(Kokkos::view_alloc(space_, "pk::lbm::cell_type"), cells);
+    auto cell_type_host = Kokkos::create_mirror_view(cell_type);
+    for (int c = 0; c < cells; ++c) cell_type_host(c) = static_cast<std::uint8_t>(geometry_.cells()[c]);
+    Kokkos::deep_copy(space_, cell_type, cell_type_host);
+    grid_ = details::Grid<memory_space>{cell_type, geometry_.nx(), geometry_.ny(), geometry_.nz(),
+                                        geometry_.periodic(0), geometry_.periodic(1), geometry_.periodic(2)};
+    f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), cells, D3Q19::size);
+    if (parameters_.streaming == Streaming::ab)
+      f_next_ =
+          Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), cells, D3Q19::size);
+
+    std::vector<double> density(cells), velocity(3 * static_cast<std::size_t>(cells));
+    for (int c = 0; c < cells; ++c) {
+      const CellType type = geometry_.cells()[c];
+      density[c] = type == CellType::inlet    ? parameters_.inlet_density
+                   : type == CellType::outlet ? parameters_.outlet_density
+                                              : parameters_.initial_density;
+      for (int k = 0; k < 3; ++k) velocity[3 * c + k] = parameters_.initial_velocity[k];
+    }
+    initialize(density, velocity);
+  }
+
+  // Restarts from step 0 at the equilibrium of the given fields: density one per cell,
+  // velocity three per cell, x fastest. Values are not checked here (the health check
+  // catches them), so that tests can plant bad ones.
+  void initialize(const std::vector<double>& density, const std::vector<double>& velocity) {
+    const std::size_t cells = static_cast<std::size_t>(geometry_.cell_count());
+    require(density.size() == cells && velocity.size() == 3 * cells,
+            "pk::lbm::Solver::initialize: need one density and three velocity components per cell (" +
+                std::to_string(cells) + " cells)");
+    auto fields = field_buffer();
+    auto host = Kokkos::create_mirror_view(fields);
+    for (std::size_t c = 0; c < cells; ++c) {
+      host(c, 0) = density[c];
+      for (int k = 0; k < 3; ++k) host(c, k + 1) = velocity[3 * c + k];
+    }
+    Kokkos::deep_copy(space_, fields, host);
+    steps_ = 0;
+    Kokkos::parallel_for("pk::lbm::initialize", policy(),
+                         details::Initialize<ExecutionSpace, Real>{f_, grid_, layout(), fields});
+    space_.fence();
+  }
+
+  // Takes `steps` time steps, checking the flow's health every check_interval steps.
+  void advance(std::int64_t steps) {
+    require(steps >= 0, "pk::lbm::Solver::advance: steps must be >= 0");
+    for (std::int64_t s = 0; s < steps; ++s) {
+      step();
+      if (parameters_.check_interval > 0 && steps_ % parameters_.check_interval == 0) check_health();
+    }
+  }
+
+  // Throws pk::Error when a cell has a NaN or non-positive density or |u|/c_s > max_mach.
+  void check_health() const {
+    int first = INT_MAX;
+    const Real max_u = static_cast<Real>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
+    Kokkos::parallel_reduce("pk::lbm::check_health", policy(),
+                            details::FirstUnhealthyCell<ExecutionSpace, Real>{f_, grid_, layout(), max_u * max_u},
+                            Kokkos::Min<int>(first));
+    if (first == INT_MAX) return;
+    const HostFields now = fields();
+    const int x = first % geometry_.nx(), y = first / geometry_.nx() % geometry_.ny(),
+              z = first / geometry_.nx() / geometry_.ny();
+    const double rho = now.density[first];
+    const double* u = &now.velocity[3 * static_cast<std::size_t>(first)];
+    const double speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    std::ostringstream what;
+    what << "pk::lbm: at step " << steps_ << ", cell (" << x << ", " << y << ", " << z << "): ";
+    if (std::isnan(rho) || std::isnan(speed))
+      what << "density or velocity is NaN";
+    else if (rho <= 0)
+      what << "density " << rho << " is not positive";
+    else
+      what << "Mach number " << speed / std::sqrt(D3Q19::cs2) << " exceeds the limit " << parameters_.max_mach;
+    what << " (health checked every " << parameters_.check_interval
+         << " steps); the flow is unstable: raise tau, lower the pressure drop or refine the lattice";
+    throw Error(what.str());
+  }
+
+  // Density and velocity of every cell, as the last collision saw them, on the host.
+  HostFields fields() const {
+    auto buffer = field_buffer();
+    Kokkos::parallel_for("pk::lbm::moments", policy(), details::Moments<ExecutionSpace, Real>{f_, grid_, layout(), buffer});
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
+    HostFields out;
+    out.nx = geometry_.nx();
+    out.ny = geometry_.ny();
+    out.nz = geometry_.nz();
+    out.step = steps_;
+    const std::size_t cells = static_cast<std::size_t>(geometry_.cell_count());
+    out.density.resize(cells);
+    out.velocity.resize(3 * cells);
+    for (std::size_t c = 0; c < cells; ++c) {
+      out.density[c] = host(c, 0);
+      for (int k = 0; k < 3; ++k) out.velocity[3 * c + k] = host(c, k + 1);
+    }
+    return out;
+  }
+
+  // Post-collision populations f*_q of the last step, index q * cells + cell, 0 in solid
+  // cells: the same numbers whatever the streaming pattern.
+  std::vector<double> distributions() const {
+    const int cells = static_cast<int>(geometry_.cell_count());
+    Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> buffer(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::post_collision"), cells, D3Q19::size);
+    Kokkos::parallel_for("pk::lbm::post_collision", policy(),
+                         details::PostCollisionCopy<ExecutionSpace, Real>{f_, grid_, layout(), buffer});
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
+    return std::vector<double>(host.data(), host.data() + host.size());
+  }
+
+  std::int64_t step_count() const { return steps_; }
+  const Geometry& geometry() const { return geometry_; }
+  const Parameters& parameters() const { return parameters_; }
+  const ExecutionSpace& space() const { return space_; }
+  // Bytes of distribution storage: one lattice for A-A, two for A-B.
+  std::size_t lattice_bytes() const {
+    return (parameters_.streaming == Streaming::ab ? 2 : 1) * f_.size() * sizeof(Real);
+  }
+
+ private:
+  Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>> policy() const {
+    return Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0,
+                                                                       static_cast<int>(geometry_.cell_count()));
+  }
+  Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> field_buffer() const {
+    return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::fields"), geometry_.cell_count(), 4);
+  }
+  details::Layout layout() const {
+    if (parameters_.streaming == Streaming::ab) return details::Layout::home;
+    return steps_ % 2 == 0 ? details::Layout::streamed : details::Layout::swapped;
+  }
+
+  void step() {
+    using details::Kernel;
+    const Real omega = static_cast<Real>(1.0 / parameters_.tau);
+    const Real inlet = static_cast<Real>(parameters_.inlet_density - 1.0);
+    const Real outlet = static_cast<Real>(parameters_.outlet_density - 1.0);
+    if (parameters_.streaming == Streaming::ab) {
+      Kokkos::parallel_for("pk::lbm::ab::stream_collide", policy(),
+                           details::StreamCollide<ExecutionSpace, Real, Kernel::ab_stream_collide>{
+                               f_, f_next_, grid_, omega, inlet, outlet});
+      std::swap(f_, f_next_);
+    } else if (steps_ % 2 == 0) {  // the paper's A-A:1
+      Kokkos::parallel_for(
+          "pk::lbm::aa::collide", policy(),
+          details::StreamCollide<ExecutionSpace, Real, Kernel::aa_collide>{f_, f_, grid_, omega, inlet, outlet});
+    } else {  // A-A:2
+      Kokkos::parallel_for("pk::lbm::aa::stream_collide_stream", policy(),
+                           details::StreamCollide<ExecutionSpace, Real, Kernel::aa_stream_collide_stream>{
+                               f_, f_, grid_, omega, inlet, outlet});
+    }
+    ++steps_;
+  }
+
+  ExecutionSpace space_;
+  Geometry geometry_;
+  Parameters parameters_;
+  details::Grid<memory_space> grid_;
+  Distributions f_, f_next_;
+  std::int64_t steps_ = 0;
+};
+
+}  // namespace pk::lbm

@@ -1,0 +1,82 @@
+#pragma once
+// Conjugate gradients for a symmetric positive definite operator, with the vector
+// operations done by Kokkos Kernels (KokkosBlas dot, axpby, nrm2: cuBLAS / host BLAS).
+#include <pk/core/error.hpp>
+
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrm2.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace pk::rfilter {
+
+struct CgResult {
+  int iterations = 0;
+  double relative_residual = 0;       // ||r_k|| / ||b|| from the CG recurrence
+  double true_relative_residual = 0;  // ||b - A x|| / ||b||, recomputed at the end
+  bool converged = false;
+};
+
+// Solves A x = b from the initial guess in x; apply(p, q) must set q = A p. Stops when
+// ||r|| <= tolerance ||b|| or after max_iterations. Vectors: 1-D LayoutLeft views.
+template <class Space, class Vector, class Apply>
+CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x,
+                            double tolerance, int max_iterations) {
+  require(tolerance > 0 && tolerance < 1, "conjugate gradients: tolerance must be in (0, 1) (got " +
+                                              std::to_string(tolerance) + ")");
+  require(max_iterations >= 1, "conjugate gradients: max iterations must be >= 1");
+  require(b.extent(0) == x.extent(0), "conjugate gradients: b and x have different lengths");
+  const std::size_t n = b.extent(0);
+  using Plain = Kokkos::View<double*, Kokkos::LayoutLeft, typename Vector::memory_space>;
+  Plain r(Kokkos::view_alloc(space, "pk::rfilter::cg::residual"), n);
+  Plain p(Kokkos::view_alloc(space, "pk::rfilter::cg::direction"), n);
+  Plain ap(Kokkos::view_alloc(space, "pk::rfilter::cg::operator_times_direction"), n);
+  // KokkosBlas calls without an instance run on the space's default instance: fence
+  // between them and the operator, which runs on `space`.
+  auto apply_fenced = [&](const Plain& in, const Plain& out) {
+    Kokkos::fence();
+    apply(in, out);
+    space.fence();
+  };
+
+  CgResult result;
+  const double b_norm = KokkosBlas::nrm2(b);
+  if (b_norm == 0) {
+    Kokkos::deep_copy(space, x, 0.0);
+    space.fence();
+    result.converged = true;
+    return result;
+  }
+  Kokkos::deep_copy(space, p, x);
+  apply_fenced(p, ap);
+  Kokkos::deep_copy(space, r, b);
+  space.fence();
+  KokkosBlas::axpby(-1.0, ap, 1.0, r);  // r = b - A x
+  Kokkos::deep_copy(p, r);
+  double rr = KokkosBlas::dot(r, r);
+  result.relative_residual = std::sqrt(rr) / b_norm;
+  while (result.relative_residual > tolerance && result.iterations < max_iterations) {
+    apply_fenced(p, ap);
+    const double step = rr / KokkosBlas::dot(p, ap);
+    KokkosBlas::axpby(step, p, 1.0, x);
+    KokkosBlas::axpby(-step, ap, 1.0, r);
+    const double rr_next = KokkosBlas::dot(r, r);
+    KokkosBlas::axpby(1.0, r, rr_next / rr, p);  // p = r + (rr_next / rr) p
+    rr = rr_next;
+    ++result.iterations;
+    result.relative_residual = std::sqrt(rr) / b_norm;
+  }
+  result.converged = result.relative_residual <= tolerance;
+  Kokkos::deep_copy(p, x);
+  apply_fenced(p, ap);
+  Kokkos::deep_copy(r, b);
+  KokkosBlas::axpby(-1.0, ap, 1.0, r);
+  result.true_relative_residual = KokkosBlas::nrm2(r) / b_norm;
+  Kokkos::fence();
+  return result;
+}
+
+}  // namespace pk::rfilter

@@ -1,0 +1,167 @@
+#pragma once
+// The K-iterated Gaussian recursive filter (Algorithm 1) along one axis of a 1-D, 2-D or
+// 3-D field, every line at once, in place. Lines short enough to fit a team's scratch
+// memory are filtered there (one global read and write per entry whatever K is); longer
+// lines run in place in global memory, one thread per line (see chunked_filter.hpp for
+// splitting long lines across threads).
+#include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/details/line_recurrence.hpp>
+#include <pk/rfilter/details/lines.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace pk::rfilter {
+
+enum class Transpose { no, yes };  // the filter, or its adjoint (for B = V V^T)
+
+namespace Details {
+
+template <class Field3>
+KOKKOS_INLINE_FUNCTION double& at(const Field3& f, const int i[3]) {
+  return f(i[0], i[1], i[2]);
+}
+
+template <class Line>
+KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, double beta, int iterations,
+                                     bool adjoint) {
+  if (adjoint)
+    filter_line_adjoint(line, n, alpha, beta, iterations);
+  else
+    filter_line(line, n, alpha, beta, iterations);
+}
+
+// Lines per team of the scratch kernel: a 16-wide tile is one 128-byte segment of doubles.
+constexpr int max_tile_lines = 16;
+
+template <class Space>
+constexpr bool is_host_space() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+}
+
+// Team = a tile of up to `tile` lines, staged in scratch as tile(l, j) at j*(tile+1)+l:
+// threads on consecutive lines read consecutive words, and the +1 keeps the load/store
+// phase (consecutive j when lines are contiguous) free of bank conflicts.
+template <class Space, class Field3>
+void filter_lines_in_scratch(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                             const Coefficients& c, bool adjoint, int tile) {
+  using Policy = Kokkos::TeamPolicy<Space>;
+  using Member = typename Policy::member_type;
+  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  const int n = g.length, stride = tile + 1;
+  const long teams = (g.lines + tile - 1) / tile;
+  const int team_size = is_host_space<Space>() ? 1 : tile;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  const Policy policy = Policy(space, static_cast<int>(teams), team_size)
+                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(static_cast<size_t>(n) * stride)));
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_in_scratch", policy, KOKKOS_LAMBDA(const Member& team) {
+        Scratch staged(team.team_scratch(0), static_cast<size_t>(n) * stride);
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        // Load/store order follows memory: along j when lines are contiguous, else across lines.
+        auto entry = [&](int flat, int& l, int& j) {
+          if (g.axis_is_contiguous) {
+            l = flat / n;
+            j = flat % n;
+          } else {
+            j = flat / count;
+            l = flat % count;
+          }
+        };
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * n), [&](int flat) {
+          int l, j, i[3];
+          entry(flat, l, j);
+          g.index(first + l, j, i);
+          staged(static_cast<size_t>(j) * stride + l) = at(field, i);
+        });
+        team.team_barrier();
+        if (team.team_size() == 1) {  // a CPU thread: all lines at once, vectorised across lines
+          filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
+        } else {  // a GPU team: one thread per line
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int l) {
+            auto line = [&](int j) -> double& { return staged(static_cast<size_t>(j) * stride + l); };
+            run_line(line, n, alpha, beta, iterations, adjoint);
+          });
+        }
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * n), [&](int flat) {
+          int l, j, i[3];
+          entry(flat, l, j);
+          g.index(first + l, j, i);
+          at(field, i) = staged(static_cast<size_t>(j) * stride + l);
+        });
+      });
+}
+
+// One thread per line, in place in global memory.
+template <class Space, class Field3>
+void filter_lines_in_place(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                           const Coefficients& c, bool adjoint) {
+  const int n = g.length;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_in_place", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, g.lines),
+      KOKKOS_LAMBDA(const long q) {
+        int i0[3];
+        g.index(q, 0, i0);
+        auto line = [&](int j) -> double& {
+          int i[3] = {i0[0], i0[1], i0[2]};
+          i[g.axis] = j;
+          return at(field, i);
+        };
+        run_line(line, n, alpha, beta, iterations, adjoint);
+      });
+}
+
+// Lines per scratch tile for lines of length n on this space, 0 when a useful tile does not fit.
+template <class Space>
+int scratch_tile_lines(const Space& space, int n) {
+  const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
+  const long budget = probe.scratch_size_max(0);
+  const long fits = budget / (static_cast<long>(n) * static_cast<long>(sizeof(double))) - 1;
+  const int tile = static_cast<int>(fits < max_tile_lines ? fits : max_tile_lines);
+  return tile >= 4 ? tile : 0;
+}
+
+}  // namespace Details
+
+// Applies the K-iterated recursive filter (or its transpose) in place along `axis` of
+// `field` (rank 1-3, LayoutLeft or LayoutRight, contiguous, in Space's memory).
+template <class Space, class View>
+void apply_filter(const Space& space, const View& field, int axis, const Coefficients& c,
+                  Transpose transpose = Transpose::no) {
+  static_assert(Kokkos::SpaceAccessibility<Space, typename View::memory_space>::accessible,
+                "pk::rfilter::apply_filter: the field must be accessible from the execution space");
+  require(axis >= 0 && axis < static_cast<int>(View::rank),
+          "recursive filter: axis " + std::to_string(axis) + " does not exist in a rank-" +
+              std::to_string(View::rank) + " field");
+  require(c.iterations >= 1 && c.alpha > 0 && c.alpha < 1, "recursive filter: coefficients not set (use make_coefficients)");
+  const auto field3 = Details::as_rank3(field);
+  const auto geometry = Details::line_geometry(field3, axis);
+  if (geometry.lines == 0 || geometry.length == 0) return;
+  const bool adjoint = transpose == Transpose::yes;
+  const int tile = Details::scratch_tile_lines(space, geometry.length);
+  if (tile > 0)
+    Details::filter_lines_in_scratch(space, field3, geometry, c, adjoint, tile);
+  else
+    Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+}
+
+// Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients
+// (a separable Gaussian). The transpose runs the axes in reverse order.
+template <class Space, class View>
+void apply_filter_all_axes(const Space& space, const View& field, const Coefficients (&per_axis)[View::rank],
+                           Transpose transpose = Transpose::no) {
+  constexpr int rank = static_cast<int>(View::rank);
+  for (int step = 0; step < rank; ++step) {
+    const int axis = transpose == Transpose::no ? step : rank - 1 - step;
+    if (field.extent(axis) > 1) apply_filter(space, field, axis, per_axis[axis], transpose);
+  }
+}
+
+}  // namespace pk::rfilter

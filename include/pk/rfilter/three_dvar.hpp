@@ -1,0 +1,149 @@
+#pragma once
+// 3D-Var in control-variable form, eq. (3): (I + V^T Psi V) v = V^T H^T R^-1 d with
+// Psi = H^T R^-1 H, d = y - H x_b, B = V V^T and analysis x_a = x_b + V v. V is
+// background_std * (normalisation) * the recursive filter along every axis: the
+// paper's Gaussian covariance. V^T is applied with the adjoint recurrences; with the
+// paper's end conditions the filter matrix is symmetric, so V^T = V as eq. (3) assumes
+// (tstRfilter checks both).
+#include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/conjugate_gradient.hpp>
+#include <pk/rfilter/filter.hpp>
+#include <pk/rfilter/observations.hpp>
+
+#include <KokkosBlas1_axpby.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+
+namespace pk::rfilter {
+
+struct BackgroundCovariance {
+  Coefficients per_axis[3];   // filter along x, y, z (axes of extent 1 are skipped)
+  double background_std = 1;  // sqrt of B's diagonal, away from the edges
+};
+
+inline void check_covariance(const BackgroundCovariance& b) {
+  for (const auto& c : b.per_axis)
+    require(c.iterations >= 1 && c.alpha > 0 && c.alpha < 1, "3D-Var: filter coefficients not set (use make_coefficients)");
+  require(std::isfinite(b.background_std) && b.background_std > 0,
+          "3D-Var: background error std must be > 0 (got " + std::to_string(b.background_std) + ")");
+}
+
+namespace Details {
+template <class Space, class Vector>
+void scale_in_place(const Space& space, const Vector& x, double s) {
+  Kokkos::parallel_for(
+      "pk::rfilter::3dvar::scale", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, x.extent(0)),
+      KOKKOS_LAMBDA(const long i) { x(i) *= s; });
+}
+}  // namespace Details
+
+// V: the square root of B, acting in place on flat fields of the grid.
+template <class Space>
+class CovarianceRoot {
+ public:
+  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename Space::memory_space>;
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
+
+  CovarianceRoot(const Space& space, const Grid& grid, const BackgroundCovariance& covariance)
+      : space_(space), grid_(grid), covariance_(covariance) {
+    check_grid(grid);
+    check_covariance(covariance);
+    // sum_t g_t^2 = 1 / (2 sqrt(pi) sigma) for a unit-mass Gaussian: scale V so that
+    // B = V V^T has background_std^2 on its diagonal.
+    constexpr double pi = 3.14159265358979323846;
+    const int extent[3] = {grid.nx, grid.ny, grid.nz};
+    scale_ = covariance.background_std;
+    for (int a = 0; a < 3; ++a)
+      if (extent[a] > 1) scale_ *= std::sqrt(2.0 * std::sqrt(pi) * covariance.per_axis[a].sigma);
+  }
+
+  // x = V x (Transpose::no) or x = V^T x (Transpose::yes), in place.
+  void apply(const Vector& x, Transpose transpose = Transpose::no) const {
+    require(static_cast<long>(x.extent(0)) == grid_.size(), "3D-Var: a field needs one entry per grid point");
+    const Field field(x.data(), grid_.nx, grid_.ny, grid_.nz);
+    apply_filter_all_axes(space_, field, covariance_.per_axis, transpose);
+    Details::scale_in_place(space_, x, scale_);
+  }
+
+ private:
+  Space space_;
+  Grid grid_;
+  BackgroundCovariance covariance_;
+  double scale_ = 1;
+};
+
+struct AnalysisResult {
+  CgResult cg;
+  double misfit_norm = 0;  // ||d|| = ||y - H x_b||
+};
+
+template <class Space>
+class ThreeDVar {
+ public:
+  using Memory = typename Space::memory_space;
+  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, Memory>;
+
+  ThreeDVar(const Space& space, const Grid& grid, const BackgroundCovariance& covariance,
+            const Observations<Memory>& observations)
+      : space_(space), grid_(grid), v_(space, grid, covariance), obs_(observations) {
+    work_ = Vector(Kokkos::view_alloc(space, "pk::rfilter::3dvar::work"), grid.size());
+    obs_work_ = Vector(Kokkos::view_alloc(space, "pk::rfilter::3dvar::observation_work"), observations.size());
+  }
+
+  const Grid& grid() const { return grid_; }
+
+  // x = V x, in place.
+  void apply_v(const Vector& x) const { v_.apply(x, Transpose::no); }
+  // x = V^T x, in place.
+  void apply_vt(const Vector& x) const { v_.apply(x, Transpose::yes); }
+
+  // out = (I + V^T H^T R^-1 H V) in.
+  void apply_system(const Vector& in, const Vector& out) const {
+    Kokkos::deep_copy(space_, work_, in);
+    apply_v(work_);
+    interpolate(space_, grid_, obs_, work_, obs_work_);
+    Kokkos::deep_copy(space_, out, 0.0);
+    add_transpose(space_, grid_, obs_, obs_work_, out, WeightByInverseVariance::yes);
+    apply_vt(out);
+    space_.fence();
+    KokkosBlas::axpby(1.0, in, 1.0, out);
+    Kokkos::fence();
+  }
+
+  // analysis = background + V v, v from CG on eq. (3).
+  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) const {
+    require(static_cast<long>(background.extent(0)) == grid_.size() && static_cast<long>(analysis.extent(0)) == grid_.size(),
+            "3D-Var: background and analysis must have one entry per grid point");
+    AnalysisResult result;
+    // d = y - H x_b
+    Vector misfit(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::misfit"), obs_.size());
+    interpolate(space_, grid_, obs_, background, misfit);
+    space_.fence();
+    KokkosBlas::axpby(1.0, obs_.value, -1.0, misfit);
+    result.misfit_norm = KokkosBlas::nrm2(misfit);
+    // b = V^T H^T R^-1 d
+    Vector rhs(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::rhs"), grid_.size());
+    add_transpose(space_, grid_, obs_, misfit, rhs, WeightByInverseVariance::yes);
+    apply_vt(rhs);
+    space_.fence();
+    Vector control(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::control"), grid_.size());
+    result.cg = conjugate_gradient(
+        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, control, tolerance, max_iterations);
+    apply_v(control);
+    space_.fence();
+    Kokkos::deep_copy(analysis, background);
+    KokkosBlas::axpby(1.0, control, 1.0, analysis);
+    Kokkos::fence();
+    return result;
+  }
+
+ private:
+  Space space_;
+  Grid grid_;
+  CovarianceRoot<Space> v_;
+  Observations<Memory> obs_;
+  Vector work_, obs_work_;
+};
+
+}  // namespace pk::rfilter

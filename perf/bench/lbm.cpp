@@ -1,0 +1,129 @@
+// LBM: MLUPS of the D3Q19 BGK solver, A-A and A-B streaming, fp32 and fp64, on fully
+// periodic cubes (every cell does the full update), against the roofline measured in the
+// same run: copy bandwidth / bytes per update (19 populations read + 19 written).
+#include "registry.hpp"
+
+#include <pk/lbm/solver.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <new>
+#include <sstream>
+
+namespace pk::bench {
+
+namespace {
+
+// Memory the benchmark may fill on `space`. Host spaces: /proc/meminfo MemAvailable.
+// Device spaces: Kokkos has no public free-memory query, so the largest single allocation
+// that succeeds is found by bisection (allocate, release) - portable to any backend.
+template <class Space>
+double available_bytes(const Space& space) {
+  using Memory = typename Space::memory_space;
+  if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key, unit;
+    double kib = 0;
+    while (meminfo >> key >> kib >> unit)
+      if (key == "MemAvailable:") return kib * 1024;
+    return 4e9;  // no /proc/meminfo: a modest, documented assumption
+  } else {
+    double lo = 0, hi = 4e12;  // bytes: lo fits, hi does not
+    for (int i = 0; i < 40 && hi - lo > 64e6; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      try {
+        Kokkos::View<char*, Memory> probe(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "pk::bench::lbm::probe"),
+                                          static_cast<std::size_t>(mid));
+        lo = mid;
+      } catch (const std::exception&) {  // Kokkos reports a failed allocation as std::bad_alloc / runtime_error
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}
+
+struct Config {
+  pk::lbm::Streaming streaming;
+  bool fp64;
+};
+
+template <class Space, class Real>
+Result measure(const Space& space, const Context& c, pk::lbm::Streaming streaming, int n) {
+  using namespace pk::lbm;
+  Parameters p;
+  p.tau = 0.8;
+  p.streaming = streaming;
+  p.check_interval = 0;  // timed steps only
+  const Geometry geometry = periodic_box(n, n, n);
+  Solver<Space, Real> solver(space, geometry, p);
+  // A gentle shear wave, so that the numbers are not a fixed point of the collision.
+  std::vector<double> density(geometry.cell_count(), 1.0), velocity(3 * geometry.cell_count(), 0.0);
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) velocity[3 * geometry.cell_index(x, y, z)] = 0.01 * std::sin(6.283185307 * y / n);
+  solver.initialize(density, velocity);
+  const double cells = static_cast<double>(geometry.cell_count());
+  // Even step counts (A-A's two kernels in pairs), about 2e7 updates per repeat (tiny: 4
+  // steps): a second on a few CPU cores, milliseconds (still >= 2 launches) on a GPU.
+  const int steps = c.size == Size::tiny ? 4 : std::max(2, 2 * static_cast<int>(1e7 / cells));
+  const int repeats = c.size == Size::tiny ? 2 : 5;
+  const double seconds = median_seconds(space, repeats, [&] { solver.advance(steps); });
+  solver.check_health();  // a benchmark of a blown-up flow would be meaningless
+  const double mlups = cells * steps / seconds * 1e-6;
+  const double bytes = static_cast<double>(Solver<Space, Real>::bytes_per_update);
+  const double roofline_mlups = c.copy.limit_gbs() * 1e3 / bytes;
+  std::ostringstream name;
+  name << streaming_name(streaming) << (std::is_same_v<Real, double> ? "-fp64-" : "-fp32-") << n;
+  return Result{name.str(),
+                {{"mlups", mlups},
+                 {"bytes_per_update", bytes},
+                 {"copy_bandwidth_gbs", c.copy.limit_gbs()},
+                 {"roofline_mlups", roofline_mlups},
+                 {"roofline_fraction", mlups / roofline_mlups},
+                 {"cells", cells},
+                 {"steps", double(steps)}},
+                "mlups",
+                "copy bw / bytes per update",
+                mlups / roofline_mlups};
+}
+
+}  // namespace
+
+struct LbmBench {
+  static constexpr const char* kernel = "lbm";
+  static constexpr const char* description =
+      "D3Q19 BGK lattice Boltzmann MLUPS, A-A and A-B, fp32 and fp64, vs copy bandwidth / bytes per update";
+
+  template <class Space>
+  std::vector<Result> run(const Space& space, const Context& c) const {
+    using pk::lbm::Streaming;
+    std::vector<int> sides;
+    if (c.size == Size::tiny) sides = {32};
+    if (c.size == Size::small) sides = {64, 128};
+    const double budget = 0.8 * available_bytes(space);  // leave room for the runtime and the copy probe
+    std::vector<Result> results;
+    for (const Config config : {Config{Streaming::aa, false}, Config{Streaming::ab, false}, Config{Streaming::aa, true},
+                                Config{Streaming::ab, true}}) {
+      // Lattice(s) + cell flags + the health check's field buffer (4 doubles per cell).
+      const double per_cell = (config.streaming == Streaming::ab ? 2 : 1) * 19.0 * (config.fp64 ? 8 : 4) + 1 + 32;
+      std::vector<int> case_sides = sides;
+      if (c.size == Size::full) {
+        // 64^3, 128^3, then steps of 128 up to the largest cube that fits, that cube last.
+        const int largest = std::min(1280, static_cast<int>(std::cbrt(budget / per_cell)) / 32 * 32);
+        for (int n = 64; n <= largest; n = n < 128 ? 2 * n : n + 128) case_sides.push_back(n);
+        if (!case_sides.empty() && case_sides.back() != largest && largest >= 64) case_sides.push_back(largest);
+      }
+      for (int n : case_sides) {
+        if (per_cell * n * n * n > budget) continue;
+        results.push_back(config.fp64 ? measure<Space, double>(space, c, config.streaming, n)
+                                      : measure<Space, float>(space, c, config.streaming, n));
+      }
+    }
+    return results;
+  }
+};
+PK_REGISTER_BENCHMARK(LbmBench);
+
+}  // namespace pk::bench

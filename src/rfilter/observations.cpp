@@ -1,0 +1,60 @@
+// Observation sets on the host: checks before any device work, and reading them from text.
+#include <pk/rfilter/observations.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace pk::rfilter {
+
+void check_observations(const ObservationSet& obs, const Grid& grid) {
+  check_grid(grid);
+  const std::size_t n = obs.value.size();
+  require(obs.x.size() == n && obs.y.size() == n && obs.z.size() == n && obs.error_std.size() == n,
+          "observations: mismatched sizes (x " + std::to_string(obs.x.size()) + ", y " + std::to_string(obs.y.size()) +
+              ", z " + std::to_string(obs.z.size()) + ", value " + std::to_string(n) + ", error_std " +
+              std::to_string(obs.error_std.size()) + "); every array needs one entry per observation");
+  const int extent[3] = {grid.nx, grid.ny, grid.nz};
+  const std::vector<double>* coordinate[3] = {&obs.x, &obs.y, &obs.z};
+  const char* axis_name = "xyz";
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int a = 0; a < 3; ++a) {
+      const double c = (*coordinate[a])[i];
+      require(std::isfinite(c) && c >= 0 && c <= extent[a] - 1,
+              "observation " + std::to_string(i) + " lies outside the domain: " + axis_name[a] + " = " +
+                  std::to_string(c) + ", allowed 0.." + std::to_string(extent[a] - 1));
+    }
+    require(std::isfinite(obs.value[i]), "observation " + std::to_string(i) + " has a value that is not finite");
+    require(std::isfinite(obs.error_std[i]) && obs.error_std[i] > 0,
+            "observation " + std::to_string(i) + ": error std must be > 0 (got " + std::to_string(obs.error_std[i]) + ")");
+  }
+}
+
+ObservationSet read_observations(const std::string& path) {
+  std::ifstream in(path);
+  require(static_cast<bool>(in), "cannot open observation file '" + path + "'");
+  ObservationSet obs;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    double v[5];
+    int count = 0;
+    for (double value; count < 6 && fields >> value;) {
+      if (count < 5) v[count] = value;
+      ++count;
+    }
+    const bool junk = !fields.eof();
+    if (count == 0 && !junk) continue;
+    require(count == 5 && !junk, path + ":" + std::to_string(number) +
+                                     ": expected 5 numbers 'x y z value error_std', got '" + line + "'");
+    obs.x.push_back(v[0]);
+    obs.y.push_back(v[1]);
+    obs.z.push_back(v[2]);
+    obs.value.push_back(v[3]);
+    obs.error_std.push_back(v[4]);
+  }
+  return obs;
+}
+
+}  // namespace pk::rfilter

@@ -1,0 +1,204 @@
+// The solver's invariants: mass conservation, A-A and A-B taking identical steps, the
+// health check stopping a bad run, and agreement between execution spaces.
+#include "spaces.hpp"
+
+#include <pk/core/space_selection.hpp>
+#include <pk/lbm/solver.hpp>
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+
+namespace {
+
+using namespace pk::lbm;
+
+template <class Space>
+class LbmSolver : public ::testing::Test {};
+TYPED_TEST_SUITE(LbmSolver, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
+
+// A random smooth-ish initial state: density 1 +- 1e-2, velocity components +- 0.03.
+void random_state(const Geometry& g, std::vector<double>& density, std::vector<double>& velocity, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> d(-0.01, 0.01), u(-0.03, 0.03);
+  density.resize(g.cell_count());
+  velocity.resize(3 * g.cell_count());
+  for (auto& r : density) r = 1 + d(engine);
+  for (auto& v : velocity) v = u(engine);
+}
+
+double total_mass(const HostFields& f) { return std::accumulate(f.density.begin(), f.density.end(), 0.0); }
+
+// A geometry that exercises every boundary rule: a channel along x with pressure inlet and
+// outlet, walls in y, periodic in z, and a solid block inside.
+Geometry mixed_geometry() {
+  Geometry g(12, 9, 5, {false, false, true});
+  for (int z = 0; z < g.nz(); ++z)
+    for (int y = 0; y < g.ny(); ++y)
+      for (int x = 0; x < g.nx(); ++x) {
+        CellType t = x == 0 ? CellType::inlet : x == g.nx() - 1 ? CellType::outlet : CellType::fluid;
+        if (y == 0 || y == g.ny() - 1 || (x >= 4 && x <= 6 && y >= 3 && y <= 5 && z >= 1 && z <= 2)) t = CellType::solid;
+        g.set(x, y, z, t);
+      }
+  return g;
+}
+
+template <class Space, class Real>
+void check_mass_conservation(const Geometry& geometry, double tolerance) {
+  Parameters p;
+  p.tau = 0.7;
+  p.check_interval = 10;
+  Solver<Space, Real> solver(Space{}, geometry, p);
+  std::vector<double> density, velocity;
+  random_state(geometry, density, velocity, 7);
+  for (int c = 0; c < geometry.cell_count(); ++c)
+    if (geometry.cells()[c] == CellType::solid) density[c] = 1;
+  solver.initialize(density, velocity);
+  const double before = total_mass(solver.fields());
+  solver.advance(41);
+  const double after = total_mass(solver.fields());
+  EXPECT_NEAR(after, before, tolerance * before) << "fluid cells: " << geometry.active_cell_count();
+}
+
+TYPED_TEST(LbmSolver, PeriodicBgkConservesMass) {
+  check_mass_conservation<TypeParam, double>(periodic_box(10, 7, 6), 1e-13);
+  check_mass_conservation<TypeParam, float>(periodic_box(10, 7, 6), 2e-6);
+}
+
+TYPED_TEST(LbmSolver, ClosedBoxWithBounceBackConservesMass) {
+  Geometry box(9, 8, 7);  // non-periodic faces are bounce-back walls
+  box.set(4, 4, 3, CellType::solid);
+  check_mass_conservation<TypeParam, double>(box, 1e-13);
+}
+
+// A-A and A-B must take the same steps: compare post-collision populations after an odd
+// and an even number of steps (A-A's two storage layouts), fp64 and fp32.
+template <class Space, class Real>
+void check_aa_matches_ab(double tolerance) {
+  const Geometry g = mixed_geometry();
+  Parameters p;
+  p.tau = 0.8;
+  p.inlet_density = 1.01;
+  p.outlet_density = 0.99;
+  std::vector<double> density, velocity;
+  random_state(g, density, velocity, 11);
+  p.streaming = Streaming::aa;
+  Solver<Space, Real> aa(Space{}, g, p);
+  p.streaming = Streaming::ab;
+  Solver<Space, Real> ab(Space{}, g, p);
+  aa.initialize(density, velocity);
+  ab.initialize(density, velocity);
+  for (int steps : {7, 8}) {
+    aa.initialize(density, velocity);
+    ab.initialize(density, velocity);
+    aa.advance(steps);
+    ab.advance(steps);
+    const auto fa = aa.distributions(), fb = ab.distributions();
+    double worst = 0;
+    for (std::size_t i = 0; i < fa.size(); ++i) worst = std::max(worst, std::abs(fa[i] - fb[i]));
+    std::printf("[ aa vs ab ] %s after %d steps: max |f_AA - f_AB| = %.3e\n", sizeof(Real) == 4 ? "fp32" : "fp64",
+                steps, worst);
+    EXPECT_LE(worst, tolerance) << steps << " steps";
+    EXPECT_LE(max_velocity_difference(aa.fields(), ab.fields()), tolerance) << steps << " steps";
+    EXPECT_GT(max_speed(aa.fields()), 1e-3);  // the flow is not trivially at rest
+  }
+}
+
+TYPED_TEST(LbmSolver, AAAndABGiveTheSameFields) {
+  check_aa_matches_ab<TypeParam, double>(1e-14);
+  check_aa_matches_ab<TypeParam, float>(1e-6);
+}
+
+// Expects advance/check to throw pk::Error whose message holds every part.
+template <class F>
+void expect_stop(F&& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    ADD_FAILURE() << "the run was not stopped";
+  } catch (const pk::Error& e) {
+    for (const auto& part : parts) EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TYPED_TEST(LbmSolver, HealthCheckStopsTheRunAtTheStepAndCell) {
+  const Geometry g = periodic_box(8, 6, 5);
+  Parameters p;
+  p.check_interval = 5;
+  std::vector<double> density(g.cell_count(), 1.0), velocity(3 * g.cell_count(), 0.0);
+  const auto planted = g.cell_index(3, 4, 2);
+
+  Solver<TypeParam, float> solver(TypeParam{}, g, p);
+  density[planted] = std::numeric_limits<double>::quiet_NaN();
+  solver.initialize(density, velocity);
+  expect_stop([&] { solver.check_health(); }, {"at step 0, cell (3, 4, 2)", "NaN"});
+  solver.initialize(density, velocity);
+  // the NaN spreads, the check every 5 steps stops the run at step 5
+  expect_stop([&] { solver.advance(100); }, {"at step 5, cell", "NaN", "health checked every 5 steps"});
+  EXPECT_EQ(solver.step_count(), 5);
+
+  density[planted] = -0.5;
+  solver.initialize(density, velocity);
+  expect_stop([&] { solver.check_health(); }, {"at step 0, cell (3, 4, 2): density -0.49", "is not positive"});
+
+  density[planted] = 1;
+  velocity[3 * planted + 1] = 0.4;  // Mach 0.69
+  solver.initialize(density, velocity);
+  expect_stop([&] { solver.check_health(); }, {"cell (3, 4, 2)", "Mach number 0.69", "exceeds the limit 0.3"});
+
+  velocity[3 * planted + 1] = 0.1;
+  solver.initialize(density, velocity);
+  EXPECT_NO_THROW(solver.advance(20));
+}
+
+TYPED_TEST(LbmSolver, PressureDropDrivesFlowFromInletToOutlet) {
+  Parameters p;
+  p.inlet_density = 1.005;
+  p.outlet_density = 0.995;
+  Solver<TypeParam, double> solver(TypeParam{}, box_channel(20, 6, 6), p);
+  solver.advance(400);
+  const HostFields f = solver.fields();
+  const auto& g = solver.geometry();
+  EXPECT_NEAR(f.density[g.cell_index(0, 3, 3)], 1.005, 1e-12);  // prescribed exactly
+  EXPECT_NEAR(f.density[g.cell_index(19, 3, 3)], 0.995, 1e-12);
+  for (int x = 0; x < 20; ++x) {
+    const auto c = g.cell_index(x, 3, 3);
+    EXPECT_GT(f.velocity[3 * c], 1e-4) << x;  // forward everywhere
+    EXPECT_LT(std::abs(f.velocity[3 * c + 1]), 1e-2 * f.velocity[3 * c]) << x;  // acoustic transients only
+  }
+  EXPECT_EQ(f.velocity[3 * g.cell_index(5, 0, 3)], 0);  // solid cells read as 0
+}
+
+// OpenMP is the reference; every other enabled space must agree with it. Stated
+// tolerance: after 200 steps of the mixed geometry, max |u - u_openmp| <= 1e-12 (fp64) and
+// 1e-6 (fp32), velocities being ~1e-2: the spaces differ only in the order of rounding
+// (e.g. fused multiply-adds), which the dissipative BGK dynamics do not amplify.
+TEST(LbmAcrossSpaces, EverySpaceAgreesWithOpenMP) {
+  const Geometry g = mixed_geometry();
+  Parameters p;
+  p.inlet_density = 1.01;
+  p.outlet_density = 0.99;
+  std::vector<HostFields> fp64, fp32;
+  std::vector<std::string> names;
+  pk::for_each_selected_space(pk::select_spaces("all"), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    names.push_back(pk::SpaceTraits<Space>::name);
+    Solver<Space, double> s64(space, g, p);
+    s64.advance(200);
+    fp64.push_back(s64.fields());
+    Solver<Space, float> s32(space, g, p);
+    s32.advance(200);
+    fp32.push_back(s32.fields());
+  });
+  ASSERT_FALSE(names.empty());
+  ASSERT_EQ(names.front(), "openmp");
+  EXPECT_GT(max_speed(fp64.front()), 1e-3);
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    const double d64 = max_velocity_difference(fp64[i], fp64.front()), d32 = max_velocity_difference(fp32[i], fp32.front());
+    std::printf("[ spaces ] %s vs openmp: max |du| fp64 %.3e, fp32 %.3e\n", names[i].c_str(), d64, d32);
+    EXPECT_LE(d64, 1e-12) << names[i];
+    EXPECT_LE(d32, 1e-6) << names[i];
+  }
+}
+
+}  // namespace

@@ -1,0 +1,224 @@
+// The recursive Gaussian filter: coefficients, a plain serial Algorithm 1 written here,
+// lines along every axis, the transpose, the chunked variant, bad input.
+#include "spaces.hpp"
+
+#include <pk/core/error.hpp>
+#include <pk/rfilter/chunked_filter.hpp>
+#include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/filter.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+namespace rf = pk::rfilter;
+
+// Algorithm 1 as printed: separate p and s arrays, end conditions, k = 1 primed with beta.
+std::vector<double> reference_filter(const std::vector<double>& input, double sigma, int K) {
+  const double e = K / (sigma * sigma);
+  const double alpha = 1 + e - std::sqrt(e * (e + 2)), beta = 1 - alpha, M = 1 / (1 + alpha);
+  const std::size_t n = input.size();
+  std::vector<double> s = input, p(n);
+  for (int k = 1; k <= K; ++k) {
+    p[0] = (k == 1 ? beta : M) * s[0];
+    for (std::size_t j = 1; j < n; ++j) p[j] = beta * s[j] + alpha * p[j - 1];
+    s[n - 1] = M * p[n - 1];
+    for (std::size_t j = n - 1; j-- > 0;) s[j] = beta * p[j] + alpha * s[j + 1];
+  }
+  return s;
+}
+
+template <class Space>
+class Rfilter : public ::testing::Test {};
+TYPED_TEST_SUITE(Rfilter, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
+
+TEST(RfilterCoefficients, MatchEquation8AndGiveVarianceSigmaSquared) {
+  for (double sigma : {0.7, 2.0, 10.0})
+    for (int K : {1, 4, 10, 100, 1000}) {
+      const auto c = rf::make_coefficients(sigma, K);
+      const double e = K / (sigma * sigma);
+      EXPECT_NEAR(c.alpha, 1 + e - std::sqrt(e * (e + 2)), 1e-12 * (1 + e));
+      EXPECT_NEAR(c.beta, std::sqrt(e * (e + 2)) - e, 1e-12 * (1 + e));
+      EXPECT_DOUBLE_EQ(c.alpha + c.beta, 1.0);
+      // Each of the 2K one-sided passes adds alpha / beta^2 to the variance: 2K alpha / beta^2 = sigma^2.
+      EXPECT_NEAR(2 * K * c.alpha / (c.beta * c.beta), sigma * sigma, 1e-9 * sigma * sigma);
+    }
+  EXPECT_NEAR(rf::make_coefficients(2.0, 1).alpha, 1.25 - std::sqrt(0.25 * 2.25), 1e-15);
+}
+
+TEST(RfilterCoefficients, RejectBadSigmaAndK) {
+  EXPECT_THROW(rf::make_coefficients(0.0, 4), pk::Error);
+  EXPECT_THROW(rf::make_coefficients(-1.0, 4), pk::Error);
+  EXPECT_THROW(rf::make_coefficients(std::nan(""), 4), pk::Error);
+  EXPECT_THROW(rf::make_coefficients(2.0, 0), pk::Error);
+}
+
+template <class View>
+std::vector<double> host_line_values(const View& host, std::size_t n) {
+  return std::vector<double>(host.data(), host.data() + n);
+}
+
+TYPED_TEST(Rfilter, OneDimensionalMatchesSerialReference) {
+  for (int n : {1, 2, 37, 5000}) {  // 5000: longer than a scratch tile, the in-place kernel
+    const auto input = pk::test::random_host_vector(n);
+    auto field = pk::test::to_space(TypeParam{}, input);
+    rf::apply_filter(TypeParam{}, field, 0, rf::make_coefficients(3.0, 6));
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field);
+    const auto expected = reference_filter(host_line_values(input, n), 3.0, 6);
+    for (int j = 0; j < n; ++j) ASSERT_NEAR(got(j), expected[j], 1e-13) << "n " << n << " j " << j;
+  }
+}
+
+// Every axis of 2-D and 3-D fields, both layouts: equal to the serial filter line by line.
+template <class Space, class Layout>
+void check_every_axis_against_reference(const int (&extent)[3]) {
+  using Host = Kokkos::View<double***, Layout, Kokkos::HostSpace>;
+  const auto values = pk::test::random_host_vector(static_cast<std::size_t>(extent[0]) * extent[1] * extent[2]);
+  Host input("pk::test::rfilter::input", extent[0], extent[1], extent[2]);
+  for (std::size_t i = 0; i < values.extent(0); ++i) input.data()[i] = values(i);
+  const double sigma[3] = {1.5, 2.5, 4.0};
+  const int K[3] = {3, 5, 2};
+  for (int axis = 0; axis < 3; ++axis) {
+    if (extent[axis] == 1) continue;
+    auto field = pk::test::to_space(Space{}, input);
+    rf::apply_filter(Space{}, field, axis, rf::make_coefficients(sigma[axis], K[axis]));
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field);
+    double worst = 0;
+    for (int a = 0; a < extent[(axis + 1) % 3]; ++a)
+      for (int b = 0; b < extent[(axis + 2) % 3]; ++b) {
+        int i[3];
+        i[(axis + 1) % 3] = a;
+        i[(axis + 2) % 3] = b;
+        std::vector<double> line(extent[axis]);
+        for (int j = 0; j < extent[axis]; ++j) {
+          i[axis] = j;
+          line[j] = input(i[0], i[1], i[2]);
+        }
+        const auto expected = reference_filter(line, sigma[axis], K[axis]);
+        for (int j = 0; j < extent[axis]; ++j) {
+          i[axis] = j;
+          worst = std::max(worst, std::abs(got(i[0], i[1], i[2]) - expected[j]));
+        }
+      }
+    EXPECT_LT(worst, 1e-13) << "axis " << axis;
+  }
+}
+
+TYPED_TEST(Rfilter, EveryAxisOf3dFieldMatchesLineByLine) {
+  check_every_axis_against_reference<TypeParam, Kokkos::LayoutLeft>({13, 11, 9});
+  check_every_axis_against_reference<TypeParam, Kokkos::LayoutRight>({13, 11, 9});
+  check_every_axis_against_reference<TypeParam, Kokkos::LayoutLeft>({40, 3, 1500});  // long lines: in place
+  check_every_axis_against_reference<TypeParam, Kokkos::LayoutRight>({1500, 3, 40});
+}
+
+TYPED_TEST(Rfilter, TwoDimensionalViewAlongEachAxis) {
+  const int n0 = 33, n1 = 21;
+  const auto values = pk::test::random_host_vector(n0 * n1);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> input("pk::test::rfilter::input2d", n0, n1);
+  for (int i = 0; i < n0 * n1; ++i) input.data()[i] = values(i);
+  const auto c = rf::make_coefficients(2.0, 4);
+  auto field = pk::test::to_space(TypeParam{}, input);
+  rf::apply_filter(TypeParam{}, field, 1, c);
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field);
+  for (int i = 0; i < n0; ++i) {
+    std::vector<double> line(n1);
+    for (int j = 0; j < n1; ++j) line[j] = input(i, j);
+    const auto expected = reference_filter(line, 2.0, 4);
+    for (int j = 0; j < n1; ++j) ASSERT_NEAR(got(i, j), expected[j], 1e-13);
+  }
+  EXPECT_THROW(rf::apply_filter(TypeParam{}, field, 2, c), pk::Error);  // no axis 2 in 2-D
+}
+
+TYPED_TEST(Rfilter, TransposeIsTheAdjoint) {
+  const int nx = 24, ny = 7, nz = 900;  // scratch and in-place kernels
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
+  const auto xs = pk::test::random_host_vector(nx * ny * nz), ys = pk::test::random_host_vector(nx * ny * nz);
+  Field x("pk::test::x", nx, ny, nz), y("pk::test::y", nx, ny, nz);
+  Kokkos::deep_copy(x, Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(xs.data(), nx, ny, nz));
+  Kokkos::deep_copy(y, Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ys.data(), nx, ny, nz));
+  auto dot = [](const Field& a, const Field& b) {
+    const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, a);
+    const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, b);
+    double s = 0;
+    for (std::size_t i = 0; i < ha.size(); ++i) s += ha.data()[i] * hb.data()[i];
+    return s;
+  };
+  const rf::Coefficients c[3] = {rf::make_coefficients(2.0, 3), rf::make_coefficients(1.0, 2), rf::make_coefficients(5.0, 4)};
+  Field fx("pk::test::fx", nx, ny, nz), fty("pk::test::fty", nx, ny, nz);
+  Kokkos::deep_copy(fx, x);
+  Kokkos::deep_copy(fty, y);
+  rf::apply_filter_all_axes(TypeParam{}, fx, c);
+  rf::apply_filter_all_axes(TypeParam{}, fty, c, rf::Transpose::yes);
+  const double lhs = dot(fx, y), rhs = dot(x, fty);
+  EXPECT_NEAR(lhs, rhs, 1e-11 * std::abs(lhs));
+  // With the paper's end conditions the filter matrix is itself symmetric (V^T = V, as eq. 3
+  // assumes): filtering y gives the same pairing.
+  Kokkos::deep_copy(fty, y);
+  rf::apply_filter_all_axes(TypeParam{}, fty, c);
+  EXPECT_NEAR(dot(x, fty), lhs, 1e-11 * std::abs(lhs));
+}
+
+TYPED_TEST(Rfilter, ChunkedFilterDiffersLittleFromUnsplit) {
+  // One long line (the paper's setting: sigma = 2, m = 2.5 sigma = 5), 50 chunks.
+  const int n = 20000;
+  const auto input = pk::test::random_host_vector(n);
+  const auto c = rf::make_coefficients(2.0, 10);
+  auto unsplit = pk::test::to_space(TypeParam{}, input);
+  auto source = pk::test::to_space(TypeParam{}, input);
+  rf::apply_filter(TypeParam{}, unsplit, 0, c);
+  const auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, unsplit);
+  double scale = 0;
+  for (int j = 0; j < n; ++j) scale = std::max(scale, std::abs(u(j)));
+  double previous = 1e300;
+  for (int m : {5, 10, 20}) {
+    auto chunked = pk::test::to_space(TypeParam{}, input);
+    rf::apply_filter_chunked(TypeParam{}, source, chunked, 0, c, rf::Chunking{50, m});
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, chunked);
+    double interior = 0;  // seams between chunks, away from the line's ends
+    for (int j = 50; j < n - 50; ++j) interior = std::max(interior, std::abs(h(j) - u(j)));
+    std::printf("chunked vs unsplit, sigma 2, K 10, 50 chunks, m %d: max seam difference %.3e of max |unsplit|\n", m,
+                interior / scale);
+    EXPECT_LT(interior, (m == 5 ? 0.1 : 0.01) * scale) << "m " << m;
+    EXPECT_LT(interior, previous) << "more overlap must not be worse";
+    previous = interior;
+  }
+  // Overlap larger than a chunk, too many chunks, mismatched sizes: refused.
+  auto out = pk::test::to_space(TypeParam{}, input);
+  EXPECT_THROW(rf::apply_filter_chunked(TypeParam{}, source, out, 0, c, rf::Chunking{5000, 5}), pk::Error);
+  EXPECT_THROW(rf::apply_filter_chunked(TypeParam{}, source, out, 0, c, rf::Chunking{n + 1, 0}), pk::Error);
+  auto shorter = pk::test::to_space(TypeParam{}, pk::test::random_host_vector(n - 1));
+  EXPECT_THROW(rf::apply_filter_chunked(TypeParam{}, source, shorter, 0, c, rf::Chunking{50, 5}), pk::Error);
+}
+
+TYPED_TEST(Rfilter, ChunkedWithOneChunkAndNoOverlapIsUnsplit) {
+  const int n = 300;
+  const auto input = pk::test::random_host_vector(n);
+  const auto c = rf::make_coefficients(2.0, 5);
+  auto unsplit = pk::test::to_space(TypeParam{}, input), source = pk::test::to_space(TypeParam{}, input);
+  auto chunked = pk::test::to_space(TypeParam{}, input);
+  rf::apply_filter(TypeParam{}, unsplit, 0, c);
+  rf::apply_filter_chunked(TypeParam{}, source, chunked, 0, c, rf::Chunking{1, 0});
+  const auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, unsplit);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, chunked);
+  for (int j = 0; j < n; ++j) ASSERT_NEAR(h(j), u(j), 1e-14);
+}
+
+// Every space gives the host's answer (OpenMP-only builds compare the host with itself).
+TYPED_TEST(Rfilter, SpacesAgree) {
+  const int n0 = 64, n1 = 48, n2 = 40;
+  const auto values = pk::test::random_host_vector(n0 * n1 * n2);
+  using HostField = Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  HostField host("pk::test::host", n0, n1, n2);
+  for (int i = 0; i < n0 * n1 * n2; ++i) host.data()[i] = values(i);
+  const rf::Coefficients c[3] = {rf::make_coefficients(3.0, 4), rf::make_coefficients(3.0, 4), rf::make_coefficients(3.0, 4)};
+  auto on_space = pk::test::to_space(TypeParam{}, host);
+  rf::apply_filter_all_axes(TypeParam{}, on_space, c);
+  auto on_host = pk::test::to_space(Kokkos::DefaultHostExecutionSpace{}, host);
+  rf::apply_filter_all_axes(Kokkos::DefaultHostExecutionSpace{}, on_host, c);
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, on_space);
+  for (int i = 0; i < n0 * n1 * n2; ++i) ASSERT_NEAR(a.data()[i], on_host.data()[i], 1e-13);
+}
+
+}  // namespace
