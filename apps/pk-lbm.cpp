@@ -80,10 +80,11 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
   HostFields fields = solver.fields();
   const double mlups = compute_seconds > 0 ? active * 1e-6 * options.steps / compute_seconds : 0;
   const double mass = std::accumulate(fields.density.begin(), fields.density.end(), 0.0);
+  const double speed = max_speed(fields);
   std::printf("%s: %lld steps of %d x %d x %d (%lld active cells, %s, %s) in %.3f s: %.2f MLUPS; max |u| %.4g\n",
               name.c_str(), static_cast<long long>(options.steps), geometry.nx(), geometry.ny(), geometry.nz(),
               static_cast<long long>(active), streaming_name(parameters.streaming), options.precision.c_str(),
-              compute_seconds, mlups, max_speed(fields));
+              compute_seconds, mlups, speed);
   pk::ResultRecord record{"lbm",
                           std::string(streaming_name(parameters.streaming)) + "-" + options.precision + "-" +
                               std::to_string(geometry.nx()) + "x" + std::to_string(geometry.ny()) + "x" +
@@ -95,7 +96,7 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
                            {"active_cells", double(active)},
                            {"wall_seconds", compute_seconds},
                            {"mlups", mlups},
-                           {"max_speed", max_speed(fields)},
+                           {"max_speed", speed},
                            {"mean_density", active > 0 ? mass / active : 0},
                            {"tau", parameters.tau}}};
   std::cout << "  wrote " << pk::write_result(record, options.out) << '\n';

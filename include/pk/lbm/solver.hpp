@@ -34,7 +34,7 @@ namespace pk::lbm {
 
 namespace details {
 
-// Health of one cell: 0 when fine, else the reason (1 NaN, 2 density <= 0, 3 Mach).
+// Min-reduces to the index of the first cell with a NaN, a density <= 0 or too high a Mach number.
 template <class ExecutionSpace, class Real>
 struct FirstUnhealthyCell {
   using MemorySpace = typename ExecutionSpace::memory_space;
