@@ -95,25 +95,28 @@ struct PostCollisionCopy {
   }
 };
 
-// Writes the equilibrium of the given density and velocity as post-collision populations
-// of step 0, in the layout the first step expects.
-template <class ExecutionSpace, class Real>
+// Writes the equilibrium of the density and velocity that `state` gives each cell as the
+// post-collision populations of step 0, in the layout the first step expects. A state is
+// a device-callable functor:
+//   void operator()(int cell, int x, int y, int z, double& density, double (&velocity)[3]) const;
+template <class ExecutionSpace, class Real, class State>
 struct Initialize {
   using MemorySpace = typename ExecutionSpace::memory_space;
   Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;
+  State state;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     if (grid.cell_type(cell) == solid_flag) return;
-    const Real density_excess = static_cast<Real>(density_velocity(cell, 0) - 1.0);
-    const Real u[3] = {static_cast<Real>(density_velocity(cell, 1)), static_cast<Real>(density_velocity(cell, 2)),
-                       static_cast<Real>(density_velocity(cell, 3))};
-    const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     int x, y, z, link[D3Q19::size];
     grid.coordinates(cell, x, y, z);
-    grid.links(cell, x, y, z, link);
+    double density, velocity[3];
+    state(cell, x, y, z, density, velocity);
+    const Real density_excess = static_cast<Real>(density - 1.0);
+    const Real u[3] = {static_cast<Real>(velocity[0]), static_cast<Real>(velocity[1]), static_cast<Real>(velocity[2])};
+    const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    grid.links(cell, link);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       const Real g = shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2);
@@ -124,6 +127,33 @@ struct Initialize {
       else
         f(cell, D3Q19::opposite(q)) = g;
     });
+  }
+};
+
+// State from per-cell fields (cell, 0: density, 1..3: velocity).
+template <class MemorySpace>
+struct FieldState {
+  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int cell, int, int, int, double& density, double (&velocity)[3]) const {
+    density = density_velocity(cell, 0);
+    for (int k = 0; k < 3; ++k) velocity[k] = density_velocity(cell, k + 1);
+  }
+};
+
+// The starting state of the parameters: inlet and outlet cells at their prescribed
+// density, the others at the initial density, all at the initial velocity.
+template <class MemorySpace>
+struct ParameterState {
+  Kokkos::View<std::uint8_t*, MemorySpace> cell_type;
+  double inlet_density, outlet_density, initial_density, initial_velocity[3];
+
+  KOKKOS_INLINE_FUNCTION void operator()(int cell, int, int, int, double& density, double (&velocity)[3]) const {
+    const std::uint8_t type = cell_type(cell);
+    density = type == inlet_flag                                   ? inlet_density
+              : type == static_cast<std::uint8_t>(CellType::outlet) ? outlet_density
+                                                                    : initial_density;
+    for (int k = 0; k < 3; ++k) velocity[k] = initial_velocity[k];
   }
 };
 
@@ -154,22 +184,29 @@ class Solver {
     auto cell_type_host = Kokkos::create_mirror_view(cell_type);
     for (int c = 0; c < cells; ++c) cell_type_host(c) = static_cast<std::uint8_t>(geometry_.cells()[c]);
     Kokkos::deep_copy(space_, cell_type, cell_type_host);
-    grid_ = details::Grid<memory_space>{cell_type, geometry_.nx(), geometry_.ny(), geometry_.nz(),
+    Kokkos::View<std::uint32_t*, memory_space> walls(Kokkos::view_alloc(space_, "pk::lbm::walls"), cells);
+    grid_ = details::Grid<memory_space>{cell_type, walls, geometry_.nx(), geometry_.ny(), geometry_.nz(),
                                         geometry_.periodic(0), geometry_.periodic(1), geometry_.periodic(2)};
+    Kokkos::parallel_for("pk::lbm::build_walls", policy(), details::BuildWalls<memory_space>{grid_});
     f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), cells, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
       f_next_ =
           Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), cells, D3Q19::size);
+    const auto& p = parameters_;
+    initialize_with(details::ParameterState<memory_space>{
+        cell_type, p.inlet_density, p.outlet_density, p.initial_density,
+        {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}});
+  }
 
-    std::vector<double> density(cells), velocity(3 * static_cast<std::size_t>(cells));
-    for (int c = 0; c < cells; ++c) {
-      const CellType type = geometry_.cells()[c];
-      density[c] = type == CellType::inlet    ? parameters_.inlet_density
-                   : type == CellType::outlet ? parameters_.outlet_density
-                                              : parameters_.initial_density;
-      for (int k = 0; k < 3; ++k) velocity[3 * c + k] = parameters_.initial_velocity[k];
-    }
-    initialize(density, velocity);
+  // Restarts from step 0 at the equilibrium of the density and velocity a device-callable
+  // `state` gives each cell (see details::Initialize): large lattices start without a
+  // host copy of their fields.
+  template <class State>
+  void initialize_with(const State& state) {
+    steps_ = 0;
+    Kokkos::parallel_for("pk::lbm::initialize", policy(),
+                         details::Initialize<ExecutionSpace, Real, State>{f_, grid_, layout(), state});
+    space_.fence();
   }
 
   // Restarts from step 0 at the equilibrium of the given fields: density one per cell,
@@ -187,10 +224,7 @@ class Solver {
       for (int k = 0; k < 3; ++k) host(c, k + 1) = velocity[3 * c + k];
     }
     Kokkos::deep_copy(space_, fields, host);
-    steps_ = 0;
-    Kokkos::parallel_for("pk::lbm::initialize", policy(),
-                         details::Initialize<ExecutionSpace, Real>{f_, grid_, layout(), fields});
-    space_.fence();
+    initialize_with(details::FieldState<memory_space>{fields});
   }
 
   // Takes `steps` time steps, checking the flow's health every check_interval steps.

@@ -34,7 +34,14 @@ enum class Layout { home, swapped, streamed };  // A-B: home; A-A: swapped or st
 
 template <class MemorySpace>
 struct Grid {
+  // Bit 31 of a cell's `walls` word: some neighbour lies across a periodic face, so its
+  // index needs the cell's coordinates.
+  static constexpr std::uint32_t wraps_bit = 1u << 31;
+
   Kokkos::View<std::uint8_t*, MemorySpace> cell_type;
+  // Per cell: bit q set when link q is a wall (see link()), plus wraps_bit. Built once
+  // (BuildWalls), it spares the step kernels the coordinates and 18 flag reads per cell.
+  Kokkos::View<std::uint32_t*, MemorySpace> walls;
   int nx, ny, nz;
   bool periodic_x, periodic_y, periodic_z;
 
@@ -72,12 +79,47 @@ struct Grid {
       link[q] = q == 0 ? cell : this->link(x, y, z, D3Q19::cx(q), D3Q19::cy(q), D3Q19::cz(q));
     });
   }
+  // The same links from the walls word: constant index offsets unless the cell wraps.
+  KOKKOS_INLINE_FUNCTION void links(int cell, int (&link)[D3Q19::size]) const {
+    const std::uint32_t w = walls(cell);
+    if (w & wraps_bit) {
+      int x, y, z;
+      coordinates(cell, x, y, z);
+      links(cell, x, y, z, link);
+      return;
+    }
+    const int stride_z = nx * ny;
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      link[q] = (w >> q) & 1u ? -1 : cell + D3Q19::cx(q) + nx * D3Q19::cy(q) + stride_z * D3Q19::cz(q);
+    });
+  }
   // Inward normal of a pressure cell: the non-periodic box face it lies on (validated
   // on the host to be exactly one).
   KOKKOS_INLINE_FUNCTION void normal(int x, int y, int z, int& n0, int& n1, int& n2) const {
     n0 = periodic_x ? 0 : (x == 0 ? 1 : (x == nx - 1 ? -1 : 0));
     n1 = periodic_y ? 0 : (y == 0 ? 1 : (y == ny - 1 ? -1 : 0));
     n2 = periodic_z ? 0 : (z == 0 ? 1 : (z == nz - 1 ? -1 : 0));
+  }
+};
+
+// Fills grid.walls from link() and the box's periodic faces.
+template <class MemorySpace>
+struct BuildWalls {
+  Grid<MemorySpace> grid;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    int x, y, z, link[D3Q19::size];
+    grid.coordinates(cell, x, y, z);
+    grid.links(cell, x, y, z, link);
+    std::uint32_t w = 0;
+    for (int q = 1; q < D3Q19::size; ++q) {
+      if (link[q] < 0) w |= 1u << q;
+      const int tx = x + D3Q19::cx(q), ty = y + D3Q19::cy(q), tz = z + D3Q19::cz(q);
+      const bool across = tx < 0 || tx >= grid.nx || ty < 0 || ty >= grid.ny || tz < 0 || tz >= grid.nz;
+      if (link[q] >= 0 && across) w |= Grid<MemorySpace>::wraps_bit;
+    }
+    grid.walls(cell) = w;
   }
 };
 
@@ -172,10 +214,8 @@ struct StreamCollide {
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     const std::uint8_t type = grid.cell_type(cell);
     if (type == solid_flag) return;
-    int x, y, z;
-    grid.coordinates(cell, x, y, z);
     int link[D3Q19::size] = {};
-    if constexpr (kernel != Kernel::aa_collide) grid.links(cell, x, y, z, link);
+    if constexpr (kernel != Kernel::aa_collide) grid.links(cell, link);
 
     Real g[D3Q19::size];
     for_each_direction([&](auto qc) {  // incoming f_q(x) = f*_q(x - c_q), x - c_q = x + c_{-q}
@@ -190,7 +230,8 @@ struct StreamCollide {
       }
     });
     if (type != fluid_flag) {
-      int n0, n1, n2;
+      int x, y, z, n0, n1, n2;
+      grid.coordinates(cell, x, y, z);
       grid.normal(x, y, z, n0, n1, n2);
       pressure_boundary(g, n0, n1, n2, type == inlet_flag ? inlet_excess : outlet_excess);
     }
@@ -218,9 +259,8 @@ KOKKOS_INLINE_FUNCTION void post_collision(const Kokkos::View<Real**, Kokkos::La
                                            const Grid<MemorySpace>& grid, Layout layout, int cell,
                                            Real (&g)[D3Q19::size]) {
   if (layout == Layout::streamed) {
-    int x, y, z, link[D3Q19::size];
-    grid.coordinates(cell, x, y, z);
-    grid.links(cell, x, y, z, link);
+    int link[D3Q19::size];
+    grid.links(cell, link);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       g[q] = link[q] >= 0 ? f(link[q], q) : f(cell, D3Q19::opposite(q));
