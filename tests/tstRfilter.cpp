@@ -5,8 +5,10 @@
 #include <pk/core/error.hpp>
 #include <pk/rfilter/chunked_filter.hpp>
 #include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/details/team_sweeps.hpp>
 #include <pk/rfilter/filter.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -204,6 +206,41 @@ TYPED_TEST(Rfilter, ChunkedWithOneChunkAndNoOverlapIsUnsplit) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, chunked);
   for (int j = 0; j < n; ++j) ASSERT_NEAR(h(j), u(j), 1e-14);
 }
+
+// The GPU path (several threads per line, details/team_sweeps.hpp) on every space, with as
+// many threads per line as the space's teams allow (up to 3: a short last piece included).
+template <class Space>
+void check_team_sweeps() {
+  using Policy = Kokkos::TeamPolicy<Space>;
+  using Member = typename Policy::member_type;
+  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {}, Kokkos::ParallelForTag());
+  for (int n : {5, 21, 40, 256}) {
+    const auto input = pk::test::random_host_vector(n);
+    const std::vector<double> line(input.data(), input.data() + n);
+    const auto expected = reference_filter(line, 2.5, 4);
+    const auto c = rf::make_coefficients(2.5, 4);
+    for (int chunks = 1; chunks <= std::min(3, most); ++chunks) {
+      auto data = pk::test::to_space(Space{}, input);
+      const std::size_t bytes = Scratch::shmem_size(n) + Scratch::shmem_size(chunks);
+      Kokkos::parallel_for(
+          "pk::test::rfilter::team_sweeps",
+          Policy(Space{}, 1, chunks).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+          KOKKOS_LAMBDA(const Member& team) {
+            Scratch tile(team.team_scratch(0), n), ends(team.team_scratch(0), chunks);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int j) { tile(j) = data(j); });
+            team.team_barrier();
+            rf::Details::TeamSweeps<Member, Scratch>{team, tile, ends, n, 1, 1, 1, chunks, c.alpha, c.beta}.filter(
+                c.iterations, false);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int j) { data(j) = tile(j); });
+          });
+      const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
+      for (int j = 0; j < n; ++j) ASSERT_NEAR(got(j), expected[j], 1e-14) << "n " << n << " chunks " << chunks;
+    }
+  }
+}
+
+TYPED_TEST(Rfilter, TeamSweepsMatchTheSerialFilter) { check_team_sweeps<TypeParam>(); }
 
 // Every space gives the host's answer (OpenMP-only builds compare the host with itself).
 TYPED_TEST(Rfilter, SpacesAgree) {

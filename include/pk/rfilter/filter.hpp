@@ -7,6 +7,7 @@
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
 #include <pk/rfilter/details/lines.hpp>
+#include <pk/rfilter/details/team_sweeps.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -35,6 +36,11 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
 
 // Lines per team of the scratch kernel: a 16-wide tile is one 128-byte segment of doubles.
 constexpr int max_tile_lines = 16;
+// GPU teams: up to this many threads, each piece of a line at least min_piece entries long.
+constexpr int max_team_threads = 256;
+constexpr int min_piece = 8;
+// Global <-> scratch copies: entries in flight per thread.
+constexpr int copy_batch = 8;
 
 template <class Space>
 constexpr bool is_host_space() {
@@ -50,50 +56,67 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Offsets = Kokkos::View<long*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   const int n = g.length, stride = tile + 1;
   const long teams = (g.lines + tile - 1) / tile;
-  const int team_size = is_host_space<Space>() ? 1 : tile;
+  int chunks = n / min_piece;
+  chunks = chunks < 1 ? 1 : (chunks > max_team_threads / tile ? max_team_threads / tile : chunks);
+  if (is_host_space<Space>()) chunks = 1;
+  const int team_size = is_host_space<Space>() ? 1 : tile * chunks;
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
-  const Policy policy = Policy(space, static_cast<int>(teams), team_size)
-                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(static_cast<size_t>(n) * stride)));
+  const size_t scratch_bytes =
+      Scratch::shmem_size(static_cast<size_t>(n) * stride) + Scratch::shmem_size(static_cast<size_t>(tile) * chunks) +
+      Offsets::shmem_size(tile);
+  const Policy policy =
+      Policy(space, static_cast<int>(teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_in_scratch", policy, KOKKOS_LAMBDA(const Member& team) {
         Scratch staged(team.team_scratch(0), static_cast<size_t>(n) * stride);
+        Scratch ends(team.team_scratch(0), static_cast<size_t>(tile) * chunks);
+        Offsets line_start(team.team_scratch(0), tile);
         const long first = static_cast<long>(team.league_rank()) * tile;
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
-        // Load/store order follows memory: along j when lines are contiguous, else across lines.
-        auto entry = [&](int flat, int& l, int& j) {
-          if (g.axis_is_contiguous) {
-            l = flat / n;
-            j = flat % n;
-          } else {
-            j = flat / count;
-            l = flat % count;
+        for (int l = team.team_rank(); l < count; l += team.team_size()) line_start(l) = g.offset(first + l);
+        team.team_barrier();
+        // Copies in memory order (along j when lines are contiguous, else across lines),
+        // copy_batch loads or stores in flight per thread, (l, j) stepped without division.
+        double* const data = field.data();
+        const long axis_step = g.step[g.axis];
+        auto copy = [&](bool load) {
+          const int total = count * n, threads = team.team_size();
+          const int inner = g.axis_is_contiguous ? n : count;
+          const int inner_step = threads % inner, outer_step = threads / inner;
+          int i = team.team_rank() % inner, o = team.team_rank() / inner;
+          for (int flat = team.team_rank(); flat < total;) {
+            long global[copy_batch];
+            int local[copy_batch], m = 0;
+            for (; m < copy_batch && flat < total; ++m, flat += threads) {
+              const int l = g.axis_is_contiguous ? o : i, j = g.axis_is_contiguous ? i : o;
+              global[m] = line_start(l) + j * axis_step;
+              local[m] = j * stride + l;
+              i += inner_step;
+              o += outer_step;
+              if (i >= inner) {
+                i -= inner;
+                ++o;
+              }
+            }
+            double value[copy_batch];
+            for (int u = 0; u < copy_batch; ++u)
+              if (u < m) value[u] = load ? data[global[u]] : staged(local[u]);
+            for (int u = 0; u < copy_batch; ++u)
+              if (u < m) (load ? staged(local[u]) : data[global[u]]) = value[u];
           }
         };
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * n), [&](int flat) {
-          int l, j, i[3];
-          entry(flat, l, j);
-          g.index(first + l, j, i);
-          staged(static_cast<size_t>(j) * stride + l) = at(field, i);
-        });
+        copy(true);
         team.team_barrier();
         if (team.team_size() == 1) {  // a CPU thread: all lines at once, vectorised across lines
           filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
-        } else {  // a GPU team: one thread per line
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int l) {
-            auto line = [&](int j) -> double& { return staged(static_cast<size_t>(j) * stride + l); };
-            run_line(line, n, alpha, beta, iterations, adjoint);
-          });
+        } else {  // a GPU team: `chunks` threads per line (ends with a barrier)
+          TeamSweeps<Member, Scratch>{team, staged, ends, n, count, stride, tile, chunks, alpha, beta}.filter(iterations, adjoint);
         }
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * n), [&](int flat) {
-          int l, j, i[3];
-          entry(flat, l, j);
-          g.index(first + l, j, i);
-          at(field, i) = staged(static_cast<size_t>(j) * stride + l);
-        });
+        copy(false);
       });
 }
 
@@ -123,7 +146,9 @@ template <class Space>
 int scratch_tile_lines(const Space& space, int n) {
   const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
   const long budget = probe.scratch_size_max(0);
-  const long fits = budget / (static_cast<long>(n) * static_cast<long>(sizeof(double))) - 1;
+  // Room for a tile of lines (plus one padding column) and the pieces' end states.
+  const long ends_bytes = static_cast<long>(max_team_threads + max_tile_lines) * static_cast<long>(sizeof(double));
+  const long fits = (budget - ends_bytes) / (static_cast<long>(n) * static_cast<long>(sizeof(double))) - 1;
   const int tile = static_cast<int>(fits < max_tile_lines ? fits : max_tile_lines);
   return tile >= 4 ? tile : 0;
 }

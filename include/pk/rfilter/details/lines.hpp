@@ -35,6 +35,7 @@ struct LineGeometry {
   int fast_extent = 1;
   long lines = 0;
   bool axis_is_contiguous = false;  // lines lie along the stride-1 axis
+  long step[3] = {0, 0, 0};         // distance in memory between neighbours along each axis
 
   LineGeometry() = default;
   LineGeometry(int axis_, const int extents[3]) : axis(axis_) {
@@ -48,6 +49,10 @@ struct LineGeometry {
     length = extents[axis];
     lines = static_cast<long>(extents[fast_axis]) * extents[slow_axis];
     axis_is_contiguous = axis == (left ? 0 : 2);
+    for (int d = 0; d < 3; ++d) {
+      step[d] = 1;
+      for (int e = left ? 0 : d + 1; e < (left ? d : 3); ++e) step[d] *= extents[e];
+    }
   }
 
   // The rank-3 index of entry j of line q.
@@ -55,6 +60,10 @@ struct LineGeometry {
     i[axis] = j;
     i[fast_axis] = static_cast<int>(q % fast_extent);
     i[slow_axis] = static_cast<int>(q / fast_extent);
+  }
+  // Where entry 0 of line q lies in the (contiguous) field's memory.
+  KOKKOS_INLINE_FUNCTION long offset(long q) const {
+    return (q % fast_extent) * step[fast_axis] + (q / fast_extent) * step[slow_axis];
   }
 };
 
