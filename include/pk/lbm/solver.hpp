@@ -109,21 +109,22 @@ struct Initialize {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     if (grid.cell_type(cell) == solid_flag) return;
-    int x, y, z, link[D3Q19::size];
+    int x, y, z;
     grid.coordinates(cell, x, y, z);
+    const std::uint32_t w = grid.walls(cell);
     double density, velocity[3];
     state(cell, x, y, z, density, velocity);
     const Real density_excess = static_cast<Real>(density - 1.0);
     const Real u[3] = {static_cast<Real>(velocity[0]), static_cast<Real>(velocity[1]), static_cast<Real>(velocity[2])};
     const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    grid.links(cell, link);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       const Real g = shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2);
+      const int to = grid.template neighbour<q>(cell, w);
       if (layout == Layout::home)
         f(cell, q) = g;
-      else if (link[q] >= 0)
-        f(link[q], q) = g;
+      else if (to >= 0)
+        f(to, q) = g;
       else
         f(cell, D3Q19::opposite(q)) = g;
     });

@@ -34,13 +34,14 @@ enum class Layout { home, swapped, streamed };  // A-B: home; A-A: swapped or st
 
 template <class MemorySpace>
 struct Grid {
-  // Bit 31 of a cell's `walls` word: some neighbour lies across a periodic face, so its
-  // index needs the cell's coordinates.
-  static constexpr std::uint32_t wraps_bit = 1u << 31;
+  // Bits of a cell's `walls` word above the 19 link bits: the cell lies on the low / high
+  // face of a periodic axis, so a population leaving through it re-enters on the far side.
+  static constexpr int face_bit = D3Q19::size;  // x low, x high, y low, y high, z low, z high
 
   Kokkos::View<std::uint8_t*, MemorySpace> cell_type;
-  // Per cell: bit q set when link q is a wall (see link()), plus wraps_bit. Built once
-  // (BuildWalls), it spares the step kernels the coordinates and 18 flag reads per cell.
+  // Per cell: bit q set when link q is a wall (see link()), plus the periodic face bits.
+  // Built once (BuildWalls), it turns every link into arithmetic on the cell index, which
+  // the step kernels recompute where needed instead of holding 19 indices in registers.
   Kokkos::View<std::uint32_t*, MemorySpace> walls;
   int nx, ny, nz;
   bool periodic_x, periodic_y, periodic_z;
@@ -72,27 +73,20 @@ struct Grid {
     const int cell = x + nx * (y + ny * z);
     return cell_type(cell) == solid_flag ? -1 : cell;
   }
-  // Links of every direction of a cell (link[0] is the cell itself).
-  KOKKOS_INLINE_FUNCTION void links(int cell, int x, int y, int z, int (&link)[D3Q19::size]) const {
-    for_each_direction([&](auto qc) {
-      constexpr int q = decltype(qc)::value;
-      link[q] = q == 0 ? cell : this->link(x, y, z, D3Q19::cx(q), D3Q19::cy(q), D3Q19::cz(q));
-    });
+  // Index step of one cell along an axis in direction c (-1, 0, 1), wrapping across a
+  // periodic face when the walls word says the cell lies on it.
+  KOKKOS_INLINE_FUNCTION static int step(std::uint32_t w, int axis, int c, int extent, int stride) {
+    if (c == 0) return 0;
+    const bool wraps = (w >> (face_bit + 2 * axis + (c > 0 ? 1 : 0))) & 1u;
+    return c * (wraps ? 1 - extent : 1) * stride;
   }
-  // The same links from the walls word: constant index offsets unless the cell wraps.
-  KOKKOS_INLINE_FUNCTION void links(int cell, int (&link)[D3Q19::size]) const {
-    const std::uint32_t w = walls(cell);
-    if (w & wraps_bit) {
-      int x, y, z;
-      coordinates(cell, x, y, z);
-      links(cell, x, y, z, link);
-      return;
-    }
-    const int stride_z = nx * ny;
-    for_each_direction([&](auto qc) {
-      constexpr int q = decltype(qc)::value;
-      link[q] = (w >> q) & 1u ? -1 : cell + D3Q19::cx(q) + nx * D3Q19::cy(q) + stride_z * D3Q19::cz(q);
-    });
+  // The cell that population q of `cell` (walls word w) streams to, or -1 at a wall.
+  template <int q>
+  KOKKOS_INLINE_FUNCTION int neighbour(int cell, std::uint32_t w) const {
+    if (q == 0) return cell;
+    if ((w >> q) & 1u) return -1;
+    return cell + step(w, 0, D3Q19::cx(q), nx, 1) + step(w, 1, D3Q19::cy(q), ny, nx) +
+           step(w, 2, D3Q19::cz(q), nz, nx * ny);
   }
   // Inward normal of a pressure cell: the non-periodic box face it lies on (validated
   // on the host to be exactly one).
@@ -109,15 +103,18 @@ struct BuildWalls {
   Grid<MemorySpace> grid;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    int x, y, z, link[D3Q19::size];
+    using G = Grid<MemorySpace>;
+    int x, y, z;
     grid.coordinates(cell, x, y, z);
-    grid.links(cell, x, y, z, link);
     std::uint32_t w = 0;
-    for (int q = 1; q < D3Q19::size; ++q) {
-      if (link[q] < 0) w |= 1u << q;
-      const int tx = x + D3Q19::cx(q), ty = y + D3Q19::cy(q), tz = z + D3Q19::cz(q);
-      const bool across = tx < 0 || tx >= grid.nx || ty < 0 || ty >= grid.ny || tz < 0 || tz >= grid.nz;
-      if (link[q] >= 0 && across) w |= Grid<MemorySpace>::wraps_bit;
+    for (int q = 1; q < D3Q19::size; ++q)
+      if (grid.link(x, y, z, D3Q19::cx(q), D3Q19::cy(q), D3Q19::cz(q)) < 0) w |= 1u << q;
+    const int at[3] = {x, y, z}, extent[3] = {grid.nx, grid.ny, grid.nz};
+    const bool periodic[3] = {grid.periodic_x, grid.periodic_y, grid.periodic_z};
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!periodic[axis]) continue;
+      if (at[axis] == 0) w |= 1u << (G::face_bit + 2 * axis);
+      if (at[axis] == extent[axis] - 1) w |= 1u << (G::face_bit + 2 * axis + 1);
     }
     grid.walls(cell) = w;
   }
@@ -214,8 +211,7 @@ struct StreamCollide {
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     const std::uint8_t type = grid.cell_type(cell);
     if (type == solid_flag) return;
-    int link[D3Q19::size] = {};
-    if constexpr (kernel != Kernel::aa_collide) grid.links(cell, link);
+    const std::uint32_t w = kernel == Kernel::aa_collide ? 0u : grid.walls(cell);
 
     Real g[D3Q19::size];
     for_each_direction([&](auto qc) {  // incoming f_q(x) = f*_q(x - c_q), x - c_q = x + c_{-q}
@@ -223,10 +219,12 @@ struct StreamCollide {
       constexpr int o = D3Q19::opposite(q);
       if constexpr (kernel == Kernel::aa_collide) {
         g[q] = source(cell, q);
-      } else if constexpr (kernel == Kernel::ab_stream_collide) {
-        g[q] = link[o] >= 0 ? source(link[o], q) : source(cell, o);
       } else {
-        g[q] = link[o] >= 0 ? source(link[o], o) : source(cell, q);
+        const int from = grid.template neighbour<o>(cell, w);
+        if constexpr (kernel == Kernel::ab_stream_collide)
+          g[q] = from >= 0 ? source(from, q) : source(cell, o);
+        else
+          g[q] = from >= 0 ? source(from, o) : source(cell, q);
       }
     });
     if (type != fluid_flag) {
@@ -244,8 +242,9 @@ struct StreamCollide {
       } else if constexpr (kernel == Kernel::aa_collide) {
         target(cell, o) = g[q];
       } else {
-        if (link[q] >= 0)
-          target(link[q], q) = g[q];
+        const int to = grid.template neighbour<q>(cell, w);
+        if (to >= 0)
+          target(to, q) = g[q];
         else
           target(cell, o) = g[q];
       }
@@ -259,11 +258,11 @@ KOKKOS_INLINE_FUNCTION void post_collision(const Kokkos::View<Real**, Kokkos::La
                                            const Grid<MemorySpace>& grid, Layout layout, int cell,
                                            Real (&g)[D3Q19::size]) {
   if (layout == Layout::streamed) {
-    int link[D3Q19::size];
-    grid.links(cell, link);
+    const std::uint32_t w = grid.walls(cell);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      g[q] = link[q] >= 0 ? f(link[q], q) : f(cell, D3Q19::opposite(q));
+      const int to = grid.template neighbour<q>(cell, w);
+      g[q] = to >= 0 ? f(to, q) : f(cell, D3Q19::opposite(q));
     });
   } else {
     for_each_direction([&](auto qc) {
