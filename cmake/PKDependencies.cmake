@@ -27,3 +27,9 @@ find_package(CLI11 REQUIRED)
 if(PK_ENABLE_TESTS)
   find_package(GTest REQUIRED)
 endif()
+
+# BesselK/Matern: GSL and Boost.Math (headers) as independent references for K_nu, NLopt
+# (Debian's libnlopt-dev ships NLoptConfig.cmake) for BOBYQA in the maximum-likelihood fit.
+find_package(GSL REQUIRED)
+find_package(Boost 1.71 REQUIRED)
+find_package(NLopt REQUIRED)

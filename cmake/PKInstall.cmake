@@ -2,7 +2,7 @@
 # find_package(PortableKernels) and link PortableKernels::core.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS pk_core pk_lbm pk_rfilter EXPORT PortableKernelsTargets
+install(TARGETS pk_core pk_lbm pk_rfilter pk_gbees pk_besselk EXPORT PortableKernelsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -3,46 +3,16 @@
 // same run: copy bandwidth / bytes per update (19 populations read + 19 written).
 #include "registry.hpp"
 
+#include <pk/core/memory.hpp>
 #include <pk/lbm/solver.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <new>
 #include <sstream>
 
 namespace pk::bench {
 
 namespace {
-
-// Memory the benchmark may fill on `space`. Host spaces: /proc/meminfo MemAvailable.
-// Device spaces: Kokkos has no public free-memory query, so the largest single allocation
-// that succeeds is found by bisection (allocate, release) - portable to any backend.
-template <class Space>
-double available_bytes(const Space& space) {
-  using Memory = typename Space::memory_space;
-  if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key, unit;
-    double kib = 0;
-    while (meminfo >> key >> kib >> unit)
-      if (key == "MemAvailable:") return kib * 1024;
-    return 4e9;  // no /proc/meminfo: a modest, documented assumption
-  } else {
-    double lo = 0, hi = 4e12;  // bytes: lo fits, hi does not
-    for (int i = 0; i < 40 && hi - lo > 64e6; ++i) {
-      const double mid = 0.5 * (lo + hi);
-      try {
-        Kokkos::View<char*, Memory> probe(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "pk::bench::lbm::probe"),
-                                          static_cast<std::size_t>(mid));
-        lo = mid;
-      } catch (const std::exception&) {  // Kokkos reports a failed allocation as std::bad_alloc / runtime_error
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-}
 
 struct Config {
   pk::lbm::Streaming streaming;
@@ -102,7 +72,7 @@ struct LbmBench {
     std::vector<int> sides;
     if (c.size == Size::tiny) sides = {32};
     if (c.size == Size::small) sides = {64, 128};
-    const double budget = 0.8 * available_bytes(space);  // leave room for the runtime and the copy probe
+    const double budget = 0.8 * pk::available_bytes(space);  // leave room for the runtime and the copy probe
     std::vector<Result> results;
     for (const Config config : {Config{Streaming::aa, false}, Config{Streaming::ab, false}, Config{Streaming::aa, true},
                                 Config{Streaming::ab, true}}) {

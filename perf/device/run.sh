@@ -14,6 +14,7 @@ status=0
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
 build/device/pk-info || status=1
 build/device/pk-tests --gtest_brief=1 || status=1
+PK_BESSELK_REFERENCE=$PWD/tests/besselk/reference.txt build/device/pk-tests-besselk --gtest_brief=1 || status=1
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <(build/device/pk-bench --list | awk '{print $1}')
 for kernel in "${kernels[@]}"; do

@@ -62,6 +62,11 @@ class Portablekernels(CMakePackage, CudaPackage):
 
     depends_on("nlohmann-json@3:")
     depends_on("cli11")
+    # BesselK/Matern: NLopt (BOBYQA) for the likelihood fit; GSL and Boost.Math as the
+    # independent references K_nu is checked against.
+    depends_on("nlopt")
+    depends_on("gsl")
+    depends_on("boost")
     depends_on("googletest", type="test")
 
     def cmake_args(self):

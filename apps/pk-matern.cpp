@@ -1,0 +1,178 @@
+// pk-matern: Matern Gaussian-process data, its log-likelihood, and the maximum-likelihood
+// fit of (sigma^2, beta, nu), on each selected execution space.
+//   generate: synthetic field at n jittered-grid locations -> "x y z" file (--data)
+//   loglik:   log-likelihood of --data (or a synthetic field) at the given parameters
+//   fit:      BOBYQA maximum-likelihood estimate from --start
+#include <pk/besselk/likelihood.hpp>
+#include <pk/besselk/matern.hpp>
+#include <pk/core/app.hpp>
+#include <pk/core/cli.hpp>
+#include <pk/core/device_info.hpp>
+#include <pk/core/results.hpp>
+#include <pk/core/session.hpp>
+#include <pk/core/space_selection.hpp>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace bk = pk::besselk;
+
+struct Data {
+  bk::Locations locations;
+  std::vector<double> z;
+};
+
+// "x y z" per line; '#' comments. Morton-ordered on the way in (z follows its location).
+Data read_data(const std::string& path) {
+  std::ifstream in(path);
+  pk::require(in.good(), "data file '" + path + "' cannot be opened");
+  bk::Locations raw;
+  std::vector<double> z;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    double x, y, v;
+    pk::require(static_cast<bool>(fields >> x >> y >> v) && std::isfinite(v),
+                "data file '" + path + "' line " + std::to_string(number) + ": expected three numbers 'x y z'");
+    raw.x.push_back(x), raw.y.push_back(y), z.push_back(v);
+  }
+  const bk::Locations sorted = bk::morton_ordered(raw);  // checks n >= 2 and duplicates
+  // Reorder z the same way: match by coordinates (sorted is a permutation of raw).
+  std::vector<std::size_t> index(raw.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+  std::sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) {
+    return raw.x[a] != raw.x[b] ? raw.x[a] < raw.x[b] : raw.y[a] < raw.y[b];
+  });
+  Data d{sorted, std::vector<double>(raw.size())};
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const auto it = std::lower_bound(index.begin(), index.end(), i, [&](std::size_t a, std::size_t) {
+      return raw.x[a] != sorted.x[i] ? raw.x[a] < sorted.x[i] : raw.y[a] < sorted.y[i];
+    });
+    d.z[i] = z[*it];
+  }
+  return d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return pk::run_app("pk-matern", [&] {
+    std::string mode = "fit", space_request = "all", data_path, out = "pk-results";
+    long n = 1600;
+    unsigned long seed = 42;
+    std::vector<double> truth{1.0, 0.1, 0.5}, start{0.5, 0.05, 1.0};
+    int tile = bk::default_tile_size;
+    double tolerance = 1e-5;
+    bool profile_variance = false;
+    CLI::App cli{"Matern Gaussian process: synthetic data, log-likelihood, maximum-likelihood fit."};
+    cli.add_option("mode", mode, "generate | loglik | fit")->check(CLI::IsMember({"generate", "loglik", "fit"}));
+    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all");
+    cli.add_option("-n,--locations", n, "number of synthetic locations (jittered grid in the unit square)");
+    cli.add_option("--params", truth, "sigma^2,beta,nu: the synthetic field's truth, and loglik's parameters")
+        ->delimiter(',')
+        ->expected(3);
+    cli.add_option("--start", start, "sigma^2,beta,nu where the fit starts")->delimiter(',')->expected(3);
+    cli.add_option("--data", data_path, "'x y z' file: written by generate, read by loglik and fit");
+    cli.add_option("--seed", seed, "random seed of the synthetic locations and field");
+    cli.add_option("--tile", tile, "Cholesky tile size");
+    cli.add_option("--tolerance", tolerance, "relative parameter tolerance of the fit");
+    cli.add_flag("--profile-variance", profile_variance,
+                 "fit (beta, nu) with sigma^2 at its closed-form maximiser (same maximum, fewer evaluations)");
+    cli.add_option("--out", out, "directory for the result JSON");
+    const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
+    if (!kokkos_args) return 0;
+
+    // Everything is checked before Kokkos starts.
+    const bk::MaternParameters params{truth[0], truth[1], truth[2]};
+    bk::check_parameters(params);
+    const bk::MaternParameters start_params{start[0], start[1], start[2]};
+    if (mode == "fit") bk::check_parameters(start_params);
+    pk::require(tile >= 16, "--tile " + std::to_string(tile) + ": must be >= 16");
+    pk::require(tolerance > 0 && tolerance < 1, "--tolerance must be in (0, 1)");
+    const bool from_file = mode != "generate" && !data_path.empty();
+    Data data;
+    if (from_file) {
+      data = read_data(data_path);
+    } else {
+      pk::require(n >= 2, "--locations " + std::to_string(n) + ": need at least 2 locations");
+      data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), seed);
+    }
+    if (mode == "generate") pk::require(!data_path.empty(), "generate needs --data FILE to write to");
+    const auto spaces = pk::select_spaces(space_request);
+
+    pk::Session session(*kokkos_args);
+    const std::string command = pk::command_line(argc, argv);
+    bool first = true;
+    pk::for_each_selected_space(spaces, [&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      const std::string name = pk::SpaceTraits<Space>::name;
+      const long count = static_cast<long>(data.locations.size());
+      const auto s = bk::to_space(space, data.locations);
+      bk::Vector<Space> z;
+      if (from_file) {
+        z = bk::Vector<Space>(Kokkos::view_alloc(space, "pk::matern::observations"), count);
+        Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hz(data.z.data(), data.z.size());
+        Kokkos::deep_copy(space, z, hz);
+        space.fence();
+      } else {
+        z = bk::synthetic_observations(space, s, params, seed + 1, tile);
+      }
+      std::ostringstream case_name;  // one file per mode, size and (synthetic) range
+      case_name << mode << "-n" << count;
+      if (!from_file) case_name << "-beta" << params.range;
+      pk::ResultRecord record{"matern", case_name.str(), name, pk::describe_device(space), command,
+                              {{"n", double(count)}}};
+      if (mode == "generate") {
+        if (first) {  // one file, from the first space
+          const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, z);
+          std::ofstream file(data_path);
+          pk::require(file.good(), "cannot write '" + data_path + "'");
+          file << "# x y z: Matern field sigma^2=" << params.variance << " beta=" << params.range
+               << " nu=" << params.smoothness << " seed=" << seed << '\n'
+               << std::setprecision(17);
+          for (long i = 0; i < count; ++i) file << data.locations.x[i] << ' ' << data.locations.y[i] << ' ' << hz(i) << '\n';
+          std::cout << name << ": wrote " << count << " observations to " << data_path << std::endl;
+        }
+      } else if (mode == "loglik") {
+        bk::Matrix<Space> work(Kokkos::view_alloc(space, "pk::matern::work"), count, count);
+        bk::LikelihoodTimes times;
+        const double value = bk::log_likelihood(space, s, z, params, work, &times, tile);
+        std::cout << std::setprecision(12) << name << ": n = " << count << ", log-likelihood " << value
+                  << " at (sigma^2, beta, nu) = (" << params.variance << ", " << params.range << ", "
+                  << params.smoothness << "); generate " << times.generate << " s, factor " << times.factor
+                  << " s, solve " << times.solve << " s" << std::endl;
+        record.metrics.insert({{"log_likelihood", value},
+                               {"generate_seconds", times.generate},
+                               {"factor_seconds", times.factor},
+                               {"loglik_seconds", times.generate + times.factor + times.solve}});
+      } else {
+        bk::OptimizerSettings settings;
+        settings.relative_tolerance = tolerance;
+        const bk::Fit fit = bk::fit_matern(space, s, z, start_params, settings, profile_variance);
+        std::cout << std::setprecision(6) << name << ": n = " << count << ", estimate (sigma^2, beta, nu) = ("
+                  << fit.estimate.variance << ", " << fit.estimate.range << ", " << fit.estimate.smoothness
+                  << "), log-likelihood " << std::setprecision(12) << fit.log_likelihood << ", " << fit.evaluations
+                  << " evaluations, " << std::setprecision(4) << fit.seconds << " s"
+                  << (fit.converged ? "" : " (evaluation limit reached)") << std::endl;
+        record.metrics.insert({{"variance", fit.estimate.variance},
+                               {"range", fit.estimate.range},
+                               {"smoothness", fit.estimate.smoothness},
+                               {"log_likelihood", fit.log_likelihood},
+                               {"evaluations", double(fit.evaluations)},
+                               {"wall_seconds", fit.seconds}});
+      }
+      if (mode != "generate") std::cerr << "wrote " << pk::write_result(record, out) << '\n';
+      first = false;
+    });
+    return 0;
+  });
+}

@@ -1,0 +1,86 @@
+#pragma once
+// K_nu(x), the modified Bessel function of the second kind, and log K_nu(x), in double
+// precision, callable inside any Kokkos kernel (and on the host).
+//
+// Paths (chosen by x, so that a tile of Morton-ordered distances mostly takes one):
+//   0 < x <= 1       Temme's series for K_mu, K_{mu+1} (|mu| <= 1/2) and the forward
+//                    recurrence in the order (Campbell 1980) up to nu; at 1 < x <= 2 the
+//                    series loses ~5e-15 (measured), the integral does not;
+//   1 < x < 25       the integral of exp(-x cosh t) cosh(nu t) over the fixed range [0, 5]
+//                    in 16 bins, a local maximum per bin, log-sum-exp (the paper's refined
+//                    Takekawa algorithm, eq. 8);
+//   x >= 25          Hankel's asymptotic expansion (the integral's fixed step would need
+//                    to shrink like 1/sqrt(x) there).
+// Above nu = direct_max_order the last two paths give K_mu and K_{mu+1} and the same
+// recurrence carries them up to nu.
+// Validity: 0 <= nu <= max_order and min_argument <= x < inf; every other input (nu < 0,
+// nu > 50, x <= 0, NaN, inf) gives NaN: the recurrence and the asymptotic series are only
+// checked up to nu = 50 (tests/besselk/reference.txt), and below min_argument the series
+// has not been checked. Within the region K may overflow to +inf (e.g. nu = 50, x = 1e-6,
+// where K is about 1e377) or underflow to 0 (x > 745), as the true value does; log K stays
+// finite there. Accuracy: perf/besselk_accuracy.cpp (max 1.2e-15 relative for nu <= 5).
+#include <pk/besselk/details/asymptotic.hpp>
+#include <pk/besselk/details/integral.hpp>
+#include <pk/besselk/details/temme.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+
+namespace pk::besselk {
+
+constexpr double max_order = 50.0;
+constexpr double min_argument = 1e-300;
+constexpr double series_limit = 1.0;       // Temme for x <= series_limit
+constexpr double asymptotic_limit = 25.0;  // Hankel for x >= asymptotic_limit
+
+enum class Path : int { invalid = 0, series = 1, integral = 2, asymptotic = 3 };
+
+// Which path evaluate() takes for (nu, x).
+KOKKOS_INLINE_FUNCTION Path path_for(double nu, double x) {
+  // Written so that NaN fails every test.
+  if (!(nu >= 0 && nu <= max_order && x >= min_argument && x <= 1.7976931348623157e308)) return Path::invalid;
+  if (x <= series_limit) return Path::series;
+  if (x < asymptotic_limit) return Path::integral;
+  return Path::asymptotic;
+}
+
+struct BesselK {
+  double log_value;  // log K_nu(x)
+  double value;      // K_nu(x); +inf where it overflows, 0 where it underflows
+};
+
+// Above this order the integral and the asymptotic series are taken at mu = nu - round(nu)
+// and mu + 1 and carried up by the recurrence: at the order itself their exponents reach
+// nu t ~ 250, and every rounding of that size shows up in K (measured: 1e-14 at nu = 49.5
+// against 2e-15 through the recurrence).
+constexpr double direct_max_order = 5.0;
+
+// log K_nu(x) and K_nu(x) together (each path gets both at the cost of one).
+KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
+  details::LogAndValue r{NAN, NAN};
+  const Path path = path_for(nu, x);
+  if (path == Path::invalid) return {NAN, NAN};
+  if (path == Path::series) {
+    r = details::bessel_k_small_x(nu, x);
+  } else if (nu <= direct_max_order) {
+    r = path == Path::integral ? details::bessel_k_integral(nu, x) : details::bessel_k_asymptotic(nu, x);
+  } else {
+    const int steps = static_cast<int>(nu + 0.5);
+    const double mu = nu - steps;
+    const auto lower = path == Path::integral ? details::bessel_k_integral(::fabs(mu), x)
+                                              : details::bessel_k_asymptotic(::fabs(mu), x);
+    const auto upper = path == Path::integral ? details::bessel_k_integral(mu + 1, x)
+                                              : details::bessel_k_asymptotic(mu + 1, x);
+    // The ratio from the values while they are normal doubles (a difference of logs
+    // would lose |log K| eps), from the logs where K underflows (x > ~700).
+    const double ratio = lower.value > 1e-300 ? upper.value / lower.value : ::exp(upper.log_value - lower.log_value);
+    r = details::recur_in_order(lower, ratio, mu, x, steps);
+  }
+  return {r.log_value, r.value};
+}
+
+KOKKOS_INLINE_FUNCTION double bessel_k(double nu, double x) { return evaluate(nu, x).value; }
+KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) { return evaluate(nu, x).log_value; }
+
+}  // namespace pk::besselk

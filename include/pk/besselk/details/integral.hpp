@@ -1,0 +1,73 @@
+#pragma once
+// Middle-x path of K_nu: the integral K_nu(x) = int_0^inf exp(-x cosh t) cosh(nu t) dt
+// (Watson; Takekawa 2022, eq. 5) by the trapezoid rule on a fixed range with a fixed
+// number of bins, each with its own local maximum, the bins joined by log-sum-exp
+// (the paper's refined algorithm, eq. 8). The integrand is even and analytic, so the
+// trapezoid rule from t = 0 converges geometrically in the step.
+#include <pk/besselk/details/temme.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+
+namespace pk::besselk::details {
+
+// Fixed range [0, 5] in 8 bins of 5 steps (h = 1/8): for 1 < x < 25 and nu <= 5 (higher
+// orders come by recurrence from |mu| <= 1/2 and mu + 1) the integrand at t = 5 is below
+// 1e-20 of its peak and the step error below 1e-15; 6 bins lose 1.7e-13 (measured against
+// mpmath by pk-besselk-accuracy).
+constexpr double integral_upper_bound = 5.0;
+constexpr int integral_bins = 8;
+constexpr int integral_steps_per_bin = 5;
+
+// K_nu(x) = e^{-x} int_0^T exp(g(t)) (1 + e^{-2 nu t}) / 2 dt with
+// g(t) = -2 x sinh^2(t/2) + nu t: e^{-x} is taken out exactly, so nothing of size x is
+// subtracted inside the exponent (x cosh t - x would lose x * eps).
+// The nodes are fixed, so 2 sinh^2(t_j / 2) = cosh t_j - 1 is a table (mpmath, rounded),
+// and each node costs one exp.
+KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
+  constexpr int nodes = integral_bins * integral_steps_per_bin;
+  static_assert(nodes == 40, "the table below holds 2 sinh^2(j h / 2) for h = 1/8, j < 40");
+  constexpr double cosh_minus_one[nodes] = {
+      0.0, 0.00782267782571086, 0.03141309987957318, 0.07114034670458677,
+      0.12762596520638078, 0.20175369297560633, 0.2946832846768447, 0.40786865682280316,
+      0.5430806348152438, 0.7024346581381905, 0.8884238771610158, 1.1039581593626617,
+      1.3524096152432474, 1.6376653561921375, 1.9641883097280879, 2.3370870435875206,
+      2.7621956910836314, 3.246165228196992, 3.796567530460195, 4.422013837643509,
+      5.132289479663686, 5.938506971550673, 6.853279872697439, 7.8909201304827095,
+      9.067661995777765, 10.401916013575068, 11.914557062512392, 13.629250949773303,
+      15.572824671057315, 17.775686128468678, 20.272299872959398, 23.101726314486257,
+      26.308232836016487, 29.941986372478027, 34.05983829029843, 38.726213847251884,
+      44.014120148530026, 50.00628836886775, 56.79646811119539, 64.49089415251873};
+  const double h = integral_upper_bound / nodes;
+  const double damping_step = ::exp(-2 * nu * h);  // e^{-2 nu h}
+  double total_max = -HUGE_VAL, total_sum = 0;     // running log-sum-exp over the bins
+  for (int bin = 0; bin < integral_bins; ++bin) {
+    const int first = bin * integral_steps_per_bin;
+    double g[integral_steps_per_bin];
+    double local_max = -HUGE_VAL;
+    for (int j = 0; j < integral_steps_per_bin; ++j) {
+      g[j] = -x * cosh_minus_one[first + j] + nu * ((first + j) * h);
+      local_max = g[j] > local_max ? g[j] : local_max;
+    }
+    double damping = ::exp(-2 * nu * first * h);  // e^{-2 nu t} at the bin's first node
+    double bin_sum = 0;
+    for (int j = 0; j < integral_steps_per_bin; ++j) {
+      const double weight = (first + j == 0) ? 0.5 : 1.0;  // trapezoid end at t = 0
+      bin_sum += weight * ::exp(g[j] - local_max) * (1 + damping);
+      damping *= damping_step;
+    }
+    bin_sum *= 0.5;
+    if (local_max > total_max) {
+      total_sum = total_sum * ::exp(total_max - local_max) + bin_sum;
+      total_max = local_max;
+    } else {
+      total_sum += bin_sum * ::exp(local_max - total_max);
+    }
+  }
+  const double log_value = -x + total_max + ::log(h * total_sum);
+  const double value = ::exp(-x) * ::exp(total_max) * (h * total_sum);
+  return {log_value, value};
+}
+
+}  // namespace pk::besselk::details

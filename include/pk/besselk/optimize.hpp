@@ -1,0 +1,33 @@
+#pragma once
+// Bound-constrained maximisation without derivatives: NLopt's BOBYQA (as ExaGeoStat uses),
+// behind a plain std::function so that NLopt stays out of the headers.
+#include <array>
+#include <functional>
+#include <vector>
+
+namespace pk::besselk {
+
+using Parameters = std::vector<double>;  // (sigma^2, beta, nu), or (beta, nu) when sigma^2 is profiled
+
+struct OptimizerSettings {
+  // Bounds of (sigma^2, beta, nu); a profiled fit uses the last two.
+  std::array<double, 3> lower{0.01, 0.01, 0.05}, upper{5.0, 2.0, 5.0};
+  double relative_tolerance = 1e-7;  // on the parameters
+  int max_evaluations = 2000;
+};
+
+struct Maximum {
+  Parameters at{};
+  double value = 0;
+  int evaluations = 0;
+  bool converged = false;  // NLopt stopped on a tolerance, not on the evaluation limit
+};
+
+// Maximises f over the last start.size() (2 or 3) parameters from `start` within the
+// bounds. f may return -inf (e.g. a matrix that is
+// not positive definite); BOBYQA then steps away. Throws pk::Error on a start outside the
+// bounds or an NLopt failure.
+Maximum maximize_bobyqa(const std::function<double(const Parameters&)>& f, const Parameters& start,
+                        const OptimizerSettings& settings);
+
+}  // namespace pk::besselk

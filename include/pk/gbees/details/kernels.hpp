@@ -1,0 +1,82 @@
+#pragma once
+// Device-side helpers of the GBEES solver: cell geometry, face velocities, the MC limiter.
+#include <pk/gbees/details/key.hpp>
+#include <pk/gbees/models.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+namespace pk::gbees::Details {
+
+// Fixed-size arrays that kernels capture by value.
+struct RealArray {
+  double v[max_dimension] = {};
+};
+struct IndexArray {
+  std::int64_t v[max_dimension] = {};
+};
+
+// Grid geometry in a form kernels copy by value: cell i has centre mean + h * i.
+struct Geometry {
+  int n = 0;
+  KeyCodec codec;
+  double mean[max_dimension] = {};
+  double h[max_dimension] = {};
+
+  KOKKOS_INLINE_FUNCTION void centre(std::uint64_t key, double* x) const {
+    for (int d = 0; d < n; ++d) x[d] = mean[d] + h[d] * static_cast<double>(codec.index(key, d));
+  }
+};
+
+// f_j at the centre of the forward face (on axis j) of the cell with integer index
+// ix (+ shift_a on axis a, + shift_b on axis b; b = -1: none). The point is built from
+// integers, so one face gives bit-identical velocities whichever cell asks (sec. 2.1, eq. 7).
+template <class Model>
+KOKKOS_INLINE_FUNCTION double face_velocity(const Model& model, const Geometry& g, const double* ix, int j, int a = -1,
+                                            double shift_a = 0, int b = -1, double shift_b = 0) {
+  double y[max_dimension];
+  for (int d = 0; d < g.n; ++d) {
+    double i = ix[d];
+    if (d == a) i += shift_a;
+    if (d == b) i += shift_b;
+    y[d] = g.mean[d] + g.h[d] * (d == j ? i + 0.5 : i);
+  }
+  return model(j, y);
+}
+
+// Integer index of a cell, as doubles.
+KOKKOS_INLINE_FUNCTION void cell_index(const Geometry& g, std::uint64_t key, double* ix) {
+  for (int d = 0; d < g.n; ++d) ix[d] = static_cast<double>(g.codec.index(key, d));
+}
+
+// Direction masks: bit j when f_j > 0 on the cell's forward face on axis j, bit 8 + j when
+// f_j < 0, direction_above when the cell's probability is >= p* (only those grow or feed).
+inline constexpr int direction_above = 1 << 16;
+KOKKOS_INLINE_FUNCTION bool flows(int mask, int j, int dir) { return (mask >> (dir > 0 ? j : 8 + j)) & 1; }
+template <class Model>
+KOKKOS_INLINE_FUNCTION int direction_mask(const Model& model, const Geometry& g, std::uint64_t key, bool above) {
+  if (!above) return 0;  // nothing reads the directions of cells below p*
+  double ix[max_dimension];
+  cell_index(g, key, ix);
+  int mask = direction_above;
+  for (int j = 0; j < g.n; ++j) {
+    const double v = face_velocity(model, g, ix, j);
+    if (v > 0) mask |= 1 << j;
+    else if (v < 0) mask |= 1 << (8 + j);
+  }
+  return mask;
+}
+
+KOKKOS_INLINE_FUNCTION double positive_part(double v) { return v > 0 ? v : 0.0; }
+KOKKOS_INLINE_FUNCTION double negative_part(double v) { return v < 0 ? v : 0.0; }
+
+// Monotonized-central flux limiter of the high-resolution correction (Bewley & Sharma).
+KOKKOS_INLINE_FUNCTION double mc_limiter(double theta) {
+  const double a = (1 + theta) / 2 < 2.0 ? (1 + theta) / 2 : 2.0;
+  const double b = a < 2 * theta ? a : 2 * theta;
+  return b > 0 ? b : 0.0;
+}
+
+}  // namespace pk::gbees::Details

@@ -1,0 +1,46 @@
+#pragma once
+// Packing an n-dimensional integer cell index into one 64-bit hash key: 64/n bits per axis,
+// each axis stored with a bias so that index i occupies the field value i + 2^(bits-1).
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace pk::gbees::Details {
+
+struct KeyCodec {
+  int n = 0;
+  int bits = 0;
+  std::int64_t bias = 0;  // 2^(bits-1): the field value of index 0
+  std::uint64_t mask = 0;
+
+  KeyCodec() = default;
+  explicit KeyCodec(int dimension)
+      : n(dimension), bits(64 / dimension), bias(std::int64_t(1) << (64 / dimension - 1)),
+        mask(64 / dimension == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << (64 / dimension)) - 1) {}
+
+  // Indices i with |i| < limit() (and i >= -limit()) are representable.
+  KOKKOS_INLINE_FUNCTION std::int64_t limit() const { return bias; }
+
+  KOKKOS_INLINE_FUNCTION std::int64_t index(std::uint64_t key, int d) const {
+    return static_cast<std::int64_t>((key >> (d * bits)) & mask) - bias;
+  }
+  // False when some index lies outside [-bias, bias - 1].
+  KOKKOS_INLINE_FUNCTION bool pack(const std::int64_t* i, std::uint64_t& key) const {
+    key = 0;
+    for (int d = 0; d < n; ++d) {
+      const std::int64_t field = i[d] + bias;
+      if (field < 0 || field > static_cast<std::int64_t>(mask)) return false;
+      key |= static_cast<std::uint64_t>(field) << (d * bits);
+    }
+    return true;
+  }
+  // key with index d moved by delta (+-1); false (key unchanged) when it would leave the range.
+  KOKKOS_INLINE_FUNCTION bool shift(std::uint64_t key, int d, int delta, std::uint64_t& out) const {
+    const std::int64_t field = static_cast<std::int64_t>((key >> (d * bits)) & mask) + delta;
+    if (field < 0 || field > static_cast<std::int64_t>(mask)) return false;
+    out = delta > 0 ? key + (std::uint64_t(delta) << (d * bits)) : key - (std::uint64_t(-delta) << (d * bits));
+    return true;
+  }
+};
+
+}  // namespace pk::gbees::Details

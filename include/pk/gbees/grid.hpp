@@ -1,0 +1,298 @@
+#pragma once
+// The sparse dynamic grid of GBEES (sec. 3.1, 4.1): cells keyed by their packed n-D integer
+// index in a Kokkos::UnorderedMap (key -> slot), cell data in structure-of-arrays views.
+//
+// Slots are dense: cells occupy slots 0 .. count-1. Growth appends (an atomic counter hands
+// out the next slot to the thread whose insert succeeded); pruning compacts the survivors
+// to the front with a parallel_scan and rebuilds the map, so the slots of pruned cells are
+// handed out again by the next growth. The cell arrays are always at least as long as the
+// map's capacity, so a successful insert always has a slot; a failed insert (map full)
+// makes the host grow map and arrays and repeat the insertion pass - nothing is dropped.
+#include <pk/core/error.hpp>
+#include <pk/core/memory.hpp>
+#include <pk/gbees/details/key.hpp>
+#include <pk/gbees/models.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_UnorderedMap.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace pk::gbees {
+
+namespace Details {
+
+// Bytes Kokkos::UnorderedMap<uint64, int32> holds per entry of capacity: key 8, value 4,
+// next index 4, hash-list head 4 (about one per entry), used-bitset 1/8.
+inline constexpr double map_bytes_per_entry = 20.125;
+
+}  // namespace Details
+
+// Where each cell's bytes go, for a grid of dimension n (issue #5 asks for <= 256 B in 6-D).
+struct MemoryBreakdown {
+  double state = 0;       // key (8) + probability (8)
+  double fluxes = 0;      // one face flux per axis (8 n)
+  double neighbours = 0;  // backward and forward neighbour slots (2 n x 4)
+  double hash_map = 0;    // UnorderedMap entries per cell slot
+  double scratch = 0;     // prune marks (4), direction masks (4)
+  double total() const { return state + fluxes + neighbours + hash_map + scratch; }
+};
+
+template <class ExecutionSpace>
+class SparseGrid {
+ public:
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using device_type = Kokkos::Device<ExecutionSpace, memory_space>;
+  using Map = Kokkos::UnorderedMap<std::uint64_t, std::int32_t, device_type>;
+  // LayoutLeft: for a fixed axis consecutive cells are contiguous, so a kernel over cells
+  // reads flux(cell, j) and neighbour(cell, j) coalesced.
+  using FluxView = Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>;
+  using NeighbourView = Kokkos::View<std::int32_t**, Kokkos::LayoutLeft, memory_space>;
+
+  // Inserts one key from device code; the winning thread claims the next slot.
+  struct Inserter {
+    Map map;
+    Kokkos::View<std::uint64_t*, memory_space> key;
+    Kokkos::View<double*, memory_space> probability;
+    Kokkos::View<std::int32_t, memory_space> count;
+    KOKKOS_INLINE_FUNCTION void operator()(std::uint64_t k) const {
+      const auto result = map.insert(k, -1);
+      if (result.success()) {
+        const std::int32_t slot = Kokkos::atomic_fetch_add(&count(), 1);
+        map.value_at(result.index()) = slot;
+        key(slot) = k;
+        probability(slot) = 0;
+      }
+    }
+  };
+
+  SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0)
+      : space_(space), n_(dimension), codec_(dimension), max_cells_(max_cells),
+        device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")) {
+    require(dimension >= 2 && dimension <= max_dimension,
+            "sparse grid: dimension " + std::to_string(dimension) + " not in 2.." + std::to_string(max_dimension));
+    map_ = Map(static_cast<std::uint32_t>(capacity));
+    allocate_cells(map_.capacity());
+  }
+
+  int dimension() const { return n_; }
+  const Details::KeyCodec& codec() const { return codec_; }
+  std::int32_t count() const { return count_; }
+  std::size_t capacity() const { return key_.extent(0); }
+  std::size_t map_capacity() const { return map_.capacity(); }
+  const Map& map() const { return map_; }
+  Kokkos::View<std::uint64_t*, memory_space> key() const { return key_; }
+  Kokkos::View<double*, memory_space> probability() const { return probability_; }
+  FluxView flux() const { return flux_; }
+  NeighbourView neighbour() const { return neighbour_; }
+  Kokkos::View<std::int32_t*, memory_space> scratch() const { return scratch_; }
+  // Per cell: bit j set when f_j > 0 on its forward face, bit 8 + j when f_j < 0, bit 16
+  // when its probability is >= p* (written at normalisation, read by growth and pruning).
+  Kokkos::View<std::int32_t*, memory_space> direction() const { return direction_; }
+  Inserter inserter() const { return Inserter{map_, key_, probability_, device_count_}; }
+  std::size_t map_rehashes() const { return rehashes_; }
+
+  // Bytes per cell slot (arrays sized to the map capacity).
+  static MemoryBreakdown bytes_per_slot(int n) {
+    MemoryBreakdown b;
+    b.state = 16;
+    b.fluxes = 8.0 * n;
+    b.neighbours = 8.0 * n;
+    b.hash_map = Details::map_bytes_per_entry;
+    b.scratch = 8;  // prune mark, direction mask
+    return b;
+  }
+  double allocated_bytes() const {
+    const MemoryBreakdown b = bytes_per_slot(n_);
+    return (b.total() - b.hash_map) * static_cast<double>(capacity()) +
+           b.hash_map * static_cast<double>(map_.capacity());
+  }
+
+  // Makes room for `cells` cells at a load factor <= 0.9 (map and arrays); keeps contents.
+  void reserve(std::size_t cells) {
+    // Load <= 0.9 and 1.3x headroom after a rehash keep the slots per cell (and so the bytes
+    // per cell) low; UnorderedMap chains collisions, so a high load costs little.
+    if (static_cast<double>(cells) <= 0.9 * static_cast<double>(map_.capacity())) return;
+    if (max_cells_ > 0 && cells > max_cells_)
+      throw Error("sparse grid: the run needs " + std::to_string(cells) + " cells, more than the limit --max-cells " +
+                  std::to_string(max_cells_) + " (raise it, or use a larger threshold or cell width)");
+    const std::size_t target = static_cast<std::size_t>(1.3 * static_cast<double>(cells)) + 1024;
+    try {
+      map_.rehash(static_cast<std::uint32_t>(target));
+      ++rehashes_;
+      allocate_cells(map_.capacity());
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Error("sparse grid: cannot allocate room for " + std::to_string(target) + " cells (" +
+                  std::to_string(allocated_bytes() / 1e9) + " GB held now): " + e.what());
+    }
+  }
+
+  // Runs pass(inserter) - a kernel that inserts keys - until no insert failed for want of
+  // room, growing the map and the arrays between attempts. Returns the new cell count.
+  template <class Pass>
+  std::int32_t insert_pass(Pass&& pass) {
+    for (int attempt = 0;; ++attempt) {
+      pass(inserter());
+      space_.fence();
+      Kokkos::deep_copy(count_, device_count_);
+      if (!map_.failed_insert()) return count_;
+      require(attempt < 40, "sparse grid: inserts keep failing after growing the map");
+      // No room: the map is full, or (on a GPU, in a map filled from empty, where Kokkos
+      // bounds the search for a free slot) a thread gave up looking. Either way grow to 1.3x
+      // the capacity (not 2x: bytes per cell stay low), which also clears the failure flag;
+      // the pass repeats, cells that made it in are found, the rest are inserted.
+      reserve(std::max(static_cast<std::size_t>(count_) + 1, static_cast<std::size_t>(map_.capacity())));
+    }
+  }
+
+  // Sets the cell count after a bulk fill (slots 0..cells-1 written by the caller).
+  void set_count(std::int32_t cells) {
+    count_ = cells;
+    Kokkos::deep_copy(space_, device_count_, cells);
+    space_.fence();
+  }
+
+  // neighbour(c, j) / neighbour(c, n + j): slot of the cell one step back / forward on axis
+  // j, -1 when absent. Two lookups per axis per cell.
+  void rebuild_neighbours() {
+    auto map = map_;
+    auto key = key_;
+    auto neighbour = neighbour_;
+    const auto codec = codec_;
+    const int n = n_;
+    Kokkos::parallel_for(
+        "pk::gbees::grid::neighbours", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count_),
+        KOKKOS_LAMBDA(const int c) {
+          const std::uint64_t k = key(c);
+          for (int j = 0; j < n; ++j)
+            for (int side = 0; side < 2; ++side) {
+              std::uint64_t other;
+              std::int32_t slot = -1;
+              if (codec.shift(k, j, side == 0 ? -1 : 1, other)) {
+                const auto index = map.find(other);
+                if (map.valid_at(index)) slot = map.value_at(index);
+              }
+              neighbour(c, side * n + j) = slot;
+            }
+        });
+  }
+
+  // Keeps the cells whose scratch(c) is 1, moves them to slots 0..kept-1 in their order
+  // (parallel_scan), and rebuilds the map. Returns the probability of the removed cells.
+  double compact() {
+    const std::int32_t m = count_;
+    auto keep = scratch_;
+    auto key = key_;
+    auto probability = probability_;
+    // The new slots go to column 0 of the neighbour table, the moved cells to the flux
+    // array (n >= 2 doubles per slot): both are rebuilt before their next use.
+    auto new_slot = Kokkos::subview(neighbour_, Kokkos::ALL, 0);
+    Kokkos::View<std::uint64_t*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved_key(
+        reinterpret_cast<std::uint64_t*>(flux_.data()), capacity());
+    Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved_probability(
+        flux_.data() + capacity(), capacity());
+    double removed = 0;
+    Kokkos::parallel_reduce(
+        "pk::gbees::prune::removed_probability", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+        KOKKOS_LAMBDA(const int c, double& sum) {
+          if (!keep(c)) sum += probability(c);
+        },
+        removed);
+    std::int32_t kept = 0;
+    Kokkos::parallel_scan(
+        "pk::gbees::prune::scan", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+        KOKKOS_LAMBDA(const int c, std::int32_t& offset, const bool final) {
+          if (final) new_slot(c) = keep(c) ? offset : -1;
+          offset += keep(c);
+        },
+        kept);
+    Kokkos::parallel_for(
+        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const int c) {
+          const std::int32_t s = new_slot(c);
+          if (s >= 0) {
+            moved_key(s) = key(c);
+            moved_probability(s) = probability(c);
+          }
+        });
+    Kokkos::parallel_for(
+        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
+          key(s) = moved_key(s);
+          probability(s) = moved_probability(s);
+        });
+    space_.fence();
+    rehash_from_slots(kept);
+    return removed;
+  }
+
+  // Clears the map and inserts key(s) -> s for s < cells (after a compaction or a bulk fill).
+  void rehash_from_slots(std::int32_t cells) {
+    // A map far larger than needed slows every lookup's cache footprint: shrink it.
+    if (map_.capacity() > 4 * static_cast<std::size_t>(cells) + 4096) {
+      map_.clear();
+      map_.rehash(static_cast<std::uint32_t>(1.3 * cells + 1024));
+      ++rehashes_;
+    } else {
+      map_.clear();
+    }
+    auto map = map_;
+    auto key = key_;
+    Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::grid::rehash_failures"));
+    Kokkos::parallel_for(
+        "pk::gbees::grid::rehash", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, cells), KOKKOS_LAMBDA(const int s) {
+          const auto result = map.insert(key(s), s);
+          if (!result.success()) Kokkos::atomic_add(&failures(), 1);
+        });
+    int failed = 0;
+    Kokkos::deep_copy(failed, failures);
+    require(failed == 0, "sparse grid: rehash lost " + std::to_string(failed) + " cells (duplicate keys or a full map)");
+    set_count(cells);
+  }
+
+ private:
+  void allocate_cells(std::size_t slots) {
+    if (key_.extent(0) >= slots) return;
+    if (key_.extent(0) == 0) {
+      key_ = Kokkos::View<std::uint64_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_key"), slots);
+      probability_ = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_probability"), slots);
+      direction_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_direction"), slots);
+    } else {  // growth may be half done: the direction masks must survive too
+      Kokkos::resize(key_, slots);
+      Kokkos::resize(probability_, slots);
+      Kokkos::resize(direction_, slots);
+    }
+    // Fluxes, neighbours and marks are scratch: rebuilt before use, so not preserved.
+    flux_ = FluxView();
+    neighbour_ = NeighbourView();
+    scratch_ = Kokkos::View<std::int32_t*, memory_space>();
+    flux_ = FluxView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::face_flux"), slots, n_);
+    neighbour_ = NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots,
+                               2 * n_);
+    scratch_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
+    // "No neighbour known" until the next rebuild: growth then simply tries the insert.
+    Kokkos::deep_copy(space_, neighbour_, -1);
+    space_.fence();
+  }
+
+  ExecutionSpace space_;
+  int n_;
+  Details::KeyCodec codec_;
+  std::size_t max_cells_;
+  std::size_t rehashes_ = 0;
+  Map map_;
+  Kokkos::View<std::uint64_t*, memory_space> key_;
+  Kokkos::View<double*, memory_space> probability_;
+  FluxView flux_;
+  NeighbourView neighbour_;
+  Kokkos::View<std::int32_t*, memory_space> scratch_;
+  Kokkos::View<std::int32_t*, memory_space> direction_;
+  Kokkos::View<std::int32_t, memory_space> device_count_;
+  std::int32_t count_ = 0;
+};
+
+}  // namespace pk::gbees

@@ -1,0 +1,42 @@
+#pragma once
+// A copy of the GBEES grid on the host and what is computed from it there: marginals,
+// the Bhattacharyya coefficient and the 1-norm distance between two grids.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pk::gbees {
+
+struct HostCells {
+  int n = 0;
+  double time = 0;
+  std::vector<double> cell_width;      // h_j
+  std::vector<std::uint64_t> key;      // packed index (same packing for grids of one run)
+  std::vector<std::int64_t> index;     // cell c, axis d at c * n + d
+  std::vector<double> position;        // cell centres, same layout
+  std::vector<double> probability;     // sums to 1
+  std::size_t size() const { return probability.size(); }
+};
+
+// A marginal on one axis (or two): density per unit length (area) at the cell centres.
+struct Marginal {
+  std::vector<int> axes;             // 0-based
+  std::vector<double> coordinate;    // point p, axis k at p * axes.size() + k
+  std::vector<double> density;
+};
+Marginal marginal(const HostCells& cells, const std::vector<int>& axes);
+// CSV with a header "x<a>[,x<b>],density"; throws pk::Error when it cannot be written.
+void write_csv(const Marginal& marginal, const std::string& path);
+
+// BC = sum_i sqrt(p_i q_i) (eq. 9) for two distributions on the same cells.
+double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q);
+
+// E = sum over the union of cells of |P_a - P_b| (the 1-norm of sec. 5.2.2 for cell
+// probabilities P = p prod h), and BC over the union; cells are matched by key.
+struct GridComparison {
+  double one_norm = 0;
+  double bhattacharyya = 0;
+};
+GridComparison compare(const HostCells& a, const HostCells& b);
+
+}  // namespace pk::gbees

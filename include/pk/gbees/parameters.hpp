@@ -1,0 +1,51 @@
+#pragma once
+// Run parameters of GBEES and their checks. Every value is validated before any device
+// work; a bad one raises pk::Error naming the value and what is allowed.
+#include <pk/gbees/models.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace pk::gbees {
+
+// A measurement y_k = x_{component_k} + noise, noise ~ N(0, std_k^2), taken at `time`
+// (Bayes update, eq. 4, with a Gaussian likelihood).
+struct Measurement {
+  double time = 0;
+  int count = 0;                        // observed components
+  int component[max_dimension] = {};    // 0-based state components
+  double value[max_dimension] = {};
+  double std[max_dimension] = {};
+};
+
+struct Parameters {
+  std::vector<double> initial_mean;  // Gaussian initial PDF, diagonal covariance
+  std::vector<double> initial_std;
+  std::vector<double> cell_width;    // h_j; the grid is centred on initial_mean
+  double threshold = 5e-6;           // p*: cells above grow, cells below may be pruned
+  double epsilon = 1.0;              // dt = epsilon * CFL limit (sec. 5.2.2)
+  int prune_interval = 20;           // steps between prunes
+  double initial_extent = 3.0;       // initial box: +-round(extent * std / h) cells per axis
+  double end_time = 1.0;
+  std::vector<Measurement> measurements;  // increasing times in (0, end_time]
+  std::size_t max_cells = 0;         // refuse to grow beyond (0: as memory allows)
+};
+
+// Throws pk::Error when a value is out of range for a model of `dimension` variables.
+void validate(const Parameters& parameters, int dimension);
+
+// Reads measurements: one line per observed component, "time component value std"
+// (component 1-based as in the paper's x_3); lines with the same time form one
+// measurement; '#' starts a comment. Throws pk::Error on a missing file or a bad line.
+std::vector<Measurement> read_measurements(const std::string& path, int dimension);
+
+// The paper's cases: Lorenz '63 (sec. 5.1.1, measurement x3 = -8, std 1 at t = 1, end t = 2)
+// and Lorenz '96 (sec. 5.1.2, F = 4, mean (F + 0.5, F, ...), std 0.2, h = 0.1, end t = 1.3).
+Parameters lorenz63_paper();
+Parameters lorenz96_paper(int n = 6, double forcing = 4);
+
+// Cells of the initial box: prod_j (2 round(extent std_j / h_j) + 1).
+double initial_cell_count(const Parameters& parameters);
+
+}  // namespace pk::gbees

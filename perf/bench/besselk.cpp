@@ -1,0 +1,187 @@
+// BesselK and Matern: K_nu evaluations per second on each space (and GSL and Boost on the
+// host cores, one call per point in a Kokkos host loop), the error against the mpmath
+// table, Matern matrix generation and one log-likelihood evaluation.
+#include "registry.hpp"
+
+#include <pk/besselk/besselk.hpp>
+#include <pk/besselk/independent.hpp>
+#include <pk/besselk/likelihood.hpp>
+#include <pk/besselk/reference.hpp>
+#include <pk/core/timing.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pk::bench {
+
+namespace {
+
+namespace bk = pk::besselk;
+
+// (nu, x) spread over the Gaussian-process region: nu in [0.05, 5], x log-uniform in
+// [1e-3, 100], a fixed low-discrepancy pattern (no RNG, same points on every space).
+void gp_point(long i, double& nu, double& x) {
+  const double u = std::fmod(0.5 + i * 0.6180339887498949, 1.0), v = std::fmod(0.5 + i * 0.7548776662466927, 1.0);
+  nu = 0.05 + 4.95 * u;
+  x = std::pow(10.0, -3 + 5 * v);
+}
+
+// Max error (log K and K, whichever is larger) of `log_k`, `k` against the reference,
+// over the tested box x in [1e-6, 700]; points without an answer (NaN: a library's
+// reported error, e.g. Boost's overflow) are counted in `unanswered` instead.
+double max_error(const std::vector<bk::ReferencePoint>& ref, const std::vector<double>& log_k,
+                 const std::vector<double>& k, double* unanswered = nullptr) {
+  double worst = 0;
+  if (unanswered) *unanswered = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    if (ref[i].x < 1e-6 || ref[i].x > 700) continue;
+    if (std::isnan(log_k[i]) && std::isnan(k[i])) {
+      if (unanswered) ++*unanswered;
+      continue;
+    }
+    worst = std::max(worst, bk::log_k_error(log_k[i], ref[i].log_k));
+    const double e = bk::k_error(k[i], ref[i].k);
+    if (!std::isnan(e)) worst = std::max(worst, e);
+  }
+  return worst;
+}
+
+template <class Space>
+constexpr bool on_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+}
+
+}  // namespace
+
+struct BesselKBench {
+  static constexpr const char* kernel = "besselk";
+  static constexpr const char* description =
+      "K_nu evaluations/s (vs GSL and Boost on the host cores), Matern matrix generation, one log-likelihood";
+
+  template <class Space>
+  std::vector<Result> run(const Space& space, const Context& c) const {
+    std::vector<Result> results;
+    using Memory = typename Space::memory_space;
+    const long points = c.size == Size::tiny ? 100000 : (c.size == Size::small ? 2000000 : 20000000);
+    const int repeats = c.size == Size::tiny ? 3 : 5;
+
+    // Accuracy on this space over the reference table.
+    const auto ref = bk::read_reference(bk::locate_reference(PK_BESSELK_REFERENCE));
+    const long nref = static_cast<long>(ref.size());
+    Kokkos::View<double*, Kokkos::HostSpace> ref_nu("pk::bench::besselk::ref_nu", nref), ref_x("pk::bench::besselk::ref_x", nref);
+    for (long i = 0; i < nref; ++i) ref_nu(i) = ref[i].nu, ref_x(i) = ref[i].x;
+    const auto dref_nu = Kokkos::create_mirror_view_and_copy(Memory{}, ref_nu);
+    const auto dref_x = Kokkos::create_mirror_view_and_copy(Memory{}, ref_x);
+    Kokkos::View<double*, Memory> ref_log("pk::bench::besselk::ref_log_k", nref), ref_k("pk::bench::besselk::ref_k", nref);
+    Kokkos::parallel_for(
+        "pk::bench::besselk::reference", Kokkos::RangePolicy<Space>(space, 0, nref), KOKKOS_LAMBDA(const long i) {
+          const bk::BesselK r = bk::evaluate(dref_nu(i), dref_x(i));
+          ref_log(i) = r.log_value;
+          ref_k(i) = r.value;
+        });
+    space.fence();
+    const auto hlog = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_log);
+    const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_k);
+    double our_unanswered = 0;
+    const double our_error = max_error(ref, std::vector<double>(hlog.data(), hlog.data() + nref),
+                                       std::vector<double>(hk.data(), hk.data() + nref), &our_unanswered);
+
+    // Throughput on the Gaussian-process points.
+    Kokkos::View<double*, Kokkos::HostSpace> hnu("pk::bench::besselk::nu", points), hx("pk::bench::besselk::x", points);
+    for (long i = 0; i < points; ++i) gp_point(i, hnu(i), hx(i));
+    const auto nu = Kokkos::create_mirror_view_and_copy(Memory{}, hnu);
+    const auto x = Kokkos::create_mirror_view_and_copy(Memory{}, hx);
+    Kokkos::View<double*, Memory> k("pk::bench::besselk::k", points);
+    const double seconds = median_seconds(space, repeats, [&] {
+      Kokkos::parallel_for(
+          "pk::bench::besselk::evaluate", Kokkos::RangePolicy<Space>(space, 0, points),
+          KOKKOS_LAMBDA(const long i) { k(i) = bk::bessel_k(nu(i), x(i)); });
+    });
+    const double ours = points / seconds;
+
+    // GSL and Boost on the host cores (one call per point in a Kokkos host loop): the limit
+    // ours is reported against on every space; their own records come with the host run.
+    const long host_points = std::min<long>(points, 2000000);
+    std::vector<double> out(host_points);
+    using Host = Kokkos::DefaultHostExecutionSpace;
+    const auto time_host = [&](double (*f)(double, double)) {
+      return median_seconds(Host{}, repeats, [&] {
+        Kokkos::parallel_for("pk::bench::besselk::host_library", Kokkos::RangePolicy<Host>(0, host_points),
+                             [&](const long i) { out[i] = f(hnu(i), hx(i)); });
+      });
+    };
+    const double gsl = host_points / time_host(bk::gsl_bessel_k);
+    if constexpr (on_host<Space>()) {
+      std::vector<double> gsl_log(nref), gsl_k(nref), boost_log(nref), boost_k(nref);
+      for (long i = 0; i < nref; ++i) {
+        gsl_log[i] = bk::gsl_log_bessel_k(ref[i].nu, ref[i].x), gsl_k[i] = bk::gsl_bessel_k(ref[i].nu, ref[i].x);
+        boost_log[i] = bk::boost_log_bessel_k(ref[i].nu, ref[i].x), boost_k[i] = bk::boost_bessel_k(ref[i].nu, ref[i].x);
+      }
+      const double boost = host_points / time_host(bk::boost_bessel_k);
+      double gsl_unanswered = 0, boost_unanswered = 0;
+      const double gsl_error = max_error(ref, gsl_log, gsl_k, &gsl_unanswered);
+      const double boost_error = max_error(ref, boost_log, boost_k, &boost_unanswered);
+      results.push_back(Result{"evaluate-gsl",
+                               {{"evals_per_second", gsl},
+                                {"max_rel_error", gsl_error},
+                                {"unanswered", gsl_unanswered},
+                                {"points", double(host_points)}},
+                               "evals_per_second", "GSL on the host cores", 1.0});
+      results.push_back(Result{"evaluate-boost",
+                               {{"evals_per_second", boost},
+                                {"max_rel_error", boost_error},
+                                {"unanswered", boost_unanswered},
+                                {"points", double(host_points)}},
+                               "evals_per_second", "GSL on the host cores", boost / gsl});
+    }
+    results.push_back(Result{"evaluate",
+                             {{"evals_per_second", ours},
+                              {"max_rel_error", our_error},
+                              {"unanswered", our_unanswered},
+                              {"points", double(points)},
+                              {"gsl_evals_per_second", gsl}},
+                             "evals_per_second", "GSL on the host cores", ours / gsl});
+
+    // Matern generation and one log-likelihood (tiled Cholesky), medium correlation.
+    std::vector<long> sizes;
+    switch (c.size) {
+      case Size::tiny: sizes = {400}; break;
+      case Size::small: sizes = {2000}; break;
+      case Size::full: sizes = on_host<Space>() ? std::vector<long>{5000, 10000} : std::vector<long>{10000, 20000, 40000}; break;
+    }
+    const bk::MaternParameters p{1.0, 0.1, 0.5};
+    for (const long n : sizes) {
+      const auto s = bk::to_space(space, bk::synthetic_locations(static_cast<std::size_t>(n), 7));
+      bk::Matrix<Space> work(Kokkos::view_alloc(space, "pk::bench::besselk::covariance"), n, n);
+      const int matern_repeats = n > 5000 ? 1 : 3;
+      const double generate = median_seconds(space, matern_repeats, [&] { bk::generate_covariance(space, s, p, work); });
+      const double elements = 0.5 * double(n) * double(n + 1);  // the lower triangle
+      // One realisation's data, then one log-likelihood: generate + factor + solve.
+      Kokkos::View<double*, Kokkos::LayoutLeft, Memory> z(Kokkos::view_alloc(space, "pk::bench::besselk::z"), n);
+      Kokkos::parallel_for(
+          "pk::bench::besselk::fill_z", Kokkos::RangePolicy<Space>(space, 0, n),
+          KOKKOS_LAMBDA(const long i) { z(i) = ::sin(0.37 * i); });
+      bk::LikelihoodTimes times;
+      Kokkos::Timer timer;
+      const double ll = bk::log_likelihood(space, s, z, p, work, &times);
+      const double loglik = timer.seconds();
+      const double flops = double(n) * n * n / 3;
+      results.push_back(Result{"matern-n" + std::to_string(n),
+                               {{"n", double(n)},
+                                {"elements_per_second", elements / generate},
+                                {"generate_seconds", generate},
+                                {"loglik_seconds", loglik},
+                                {"factor_seconds", times.factor},
+                                {"factor_gflops", flops / times.factor * 1e-9},
+                                {"log_likelihood", ll}},
+                               "elements_per_second", "K_nu evaluations/s on this space", elements / generate / ours});
+    }
+    return results;
+  }
+};
+PK_REGISTER_BENCHMARK(BesselKBench);
+
+}  // namespace pk::bench

@@ -1,0 +1,74 @@
+#include <pk/core/error.hpp>
+#include <pk/gbees/host_cells.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <unordered_map>
+
+namespace pk::gbees {
+
+Marginal marginal(const HostCells& cells, const std::vector<int>& axes) {
+  require(!axes.empty() && axes.size() <= 2, "marginal: one or two axes");
+  for (int a : axes) require(a >= 0 && a < cells.n, "marginal: axis " + std::to_string(a + 1) + " does not exist");
+  std::map<std::vector<std::int64_t>, std::pair<std::vector<double>, double>> bins;
+  double area = 1;
+  for (int a : axes) area *= cells.cell_width[a];
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    std::vector<std::int64_t> id;
+    std::vector<double> x;
+    for (int a : axes) {
+      id.push_back(cells.index[c * cells.n + a]);
+      x.push_back(cells.position[c * cells.n + a]);
+    }
+    auto& bin = bins[id];
+    bin.first = x;
+    bin.second += cells.probability[c];
+  }
+  Marginal m;
+  m.axes = axes;
+  for (const auto& [id, bin] : bins) {
+    m.coordinate.insert(m.coordinate.end(), bin.first.begin(), bin.first.end());
+    m.density.push_back(bin.second / area);
+  }
+  return m;
+}
+
+void write_csv(const Marginal& m, const std::string& path) {
+  std::ofstream out(path);
+  require(static_cast<bool>(out), "cannot write " + path);
+  for (int a : m.axes) out << 'x' << a + 1 << ',';
+  out << "density\n";
+  out.precision(10);
+  const std::size_t k = m.axes.size();
+  for (std::size_t p = 0; p < m.density.size(); ++p) {
+    for (std::size_t j = 0; j < k; ++j) out << m.coordinate[p * k + j] << ',';
+    out << m.density[p] << '\n';
+  }
+  require(static_cast<bool>(out), "writing " + path + " failed");
+}
+
+double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q) {
+  require(p.size() == q.size(), "bhattacharyya: the distributions have different sizes");
+  double bc = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) bc += std::sqrt(std::max(p[i], 0.0) * std::max(q[i], 0.0));
+  return bc;
+}
+
+GridComparison compare(const HostCells& a, const HostCells& b) {
+  std::unordered_map<std::uint64_t, double> other;
+  other.reserve(b.size());
+  for (std::size_t c = 0; c < b.size(); ++c) other[b.key[c]] = b.probability[c];
+  GridComparison r;
+  for (std::size_t c = 0; c < a.size(); ++c) {
+    const auto it = other.find(a.key[c]);
+    const double pb = it == other.end() ? 0.0 : it->second;
+    r.one_norm += std::fabs(a.probability[c] - pb);
+    r.bhattacharyya += std::sqrt(a.probability[c] * pb);
+    if (it != other.end()) other.erase(it);
+  }
+  for (const auto& [key, pb] : other) r.one_norm += pb;
+  return r;
+}
+
+}  // namespace pk::gbees

@@ -1,0 +1,137 @@
+#include <pk/core/error.hpp>
+#include <pk/gbees/parameters.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace pk::gbees {
+
+namespace {
+std::string str(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+void validate(const Parameters& p, int n) {
+  require(n >= 2 && n <= max_dimension,
+          "dimension " + std::to_string(n) + ": GBEES here handles 2 to " + std::to_string(max_dimension) + " variables");
+  auto check_vector = [&](const std::vector<double>& v, const std::string& what, bool positive) {
+    require(static_cast<int>(v.size()) == n, what + " has " + std::to_string(v.size()) + " values, the model has " +
+                                                 std::to_string(n) + " variables");
+    for (std::size_t j = 0; j < v.size(); ++j) {
+      require(std::isfinite(v[j]), what + "[" + std::to_string(j + 1) + "] is not a finite number");
+      if (positive)
+        require(v[j] > 0, what + "[" + std::to_string(j + 1) + "] = " + str(v[j]) + ": must be > 0");
+    }
+  };
+  check_vector(p.initial_mean, "initial mean", false);
+  check_vector(p.initial_std, "initial std", true);
+  check_vector(p.cell_width, "cell width h", true);
+  require(p.threshold > 0 && p.threshold < 1, "threshold p* = " + str(p.threshold) + ": must lie in (0, 1)");
+  require(p.epsilon > 0 && p.epsilon <= 1,
+          "epsilon = " + str(p.epsilon) + ": the step is epsilon * CFL limit, epsilon must lie in (0, 1]");
+  require(p.prune_interval >= 1, "prune interval " + std::to_string(p.prune_interval) + ": must be >= 1 step");
+  require(std::isfinite(p.initial_extent) && p.initial_extent >= 1 && p.initial_extent <= 10,
+          "initial extent " + str(p.initial_extent) + " std: must lie in [1, 10]");
+  require(std::isfinite(p.end_time) && p.end_time > 0, "end time " + str(p.end_time) + ": must be > 0");
+  double previous = 0;
+  for (const Measurement& m : p.measurements) {
+    require(m.time > previous && m.time <= p.end_time,
+            "measurement at t = " + str(m.time) + ": times must increase and lie in (0, end time " + str(p.end_time) + "]");
+    previous = m.time;
+    require(m.count >= 1 && m.count <= n, "measurement at t = " + str(m.time) + ": needs 1 to n observed components");
+    for (int k = 0; k < m.count; ++k) {
+      require(m.component[k] >= 0 && m.component[k] < n,
+              "measurement at t = " + str(m.time) + ": component " + std::to_string(m.component[k] + 1) +
+                  " does not exist (1 to " + std::to_string(n) + ")");
+      require(std::isfinite(m.value[k]), "measurement at t = " + str(m.time) + ": value is not finite");
+      require(std::isfinite(m.std[k]) && m.std[k] > 0,
+              "measurement at t = " + str(m.time) + ": std " + str(m.std[k]) + " must be > 0");
+    }
+  }
+  // The packed key holds 64/n bits per axis; the initial box must leave room to grow.
+  const double limit = std::ldexp(1.0, 64 / n - 1);
+  for (int j = 0; j < n; ++j) {
+    const double half = std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]);
+    require(half < limit / 2, "cell width h[" + std::to_string(j + 1) + "] = " + str(p.cell_width[j]) +
+                                  " gives an initial box of +-" + str(half) + " cells; the " + std::to_string(n) +
+                                  "-D key allows +-" + str(limit) + " (use a larger h)");
+  }
+}
+
+std::vector<Measurement> read_measurements(const std::string& path, int n) {
+  std::ifstream in(path);
+  require(static_cast<bool>(in), "measurement file " + path + ": cannot be opened");
+  std::vector<Measurement> out;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream s(line);
+    double t, value, std_dev;
+    int component;
+    if (!(s >> t)) continue;  // blank line
+    std::string rest;
+    require(static_cast<bool>(s >> component >> value >> std_dev) && !(s >> rest),
+            "measurement file " + path + " line " + std::to_string(number) +
+                ": expected 4 numbers 'time component value std'");
+    require(component >= 1 && component <= n, "measurement file " + path + " line " + std::to_string(number) +
+                                                  ": component " + std::to_string(component) + " not in 1.." +
+                                                  std::to_string(n));
+    if (out.empty() || out.back().time != t) {
+      out.emplace_back();
+      out.back().time = t;
+    }
+    Measurement& m = out.back();
+    require(m.count < max_dimension, "measurement file " + path + ": too many components at t = " + str(t));
+    m.component[m.count] = component - 1;
+    m.value[m.count] = value;
+    m.std[m.count] = std_dev;
+    ++m.count;
+  }
+  require(!out.empty(), "measurement file " + path + ": holds no measurement");
+  return out;
+}
+
+Parameters lorenz63_paper() {
+  Parameters p;
+  p.initial_mean = {-11.5, -10, 9.5};
+  p.initial_std = {1, 1, 1};
+  p.cell_width = {0.5, 0.5, 0.5};
+  p.threshold = 5e-6;
+  p.end_time = 2;
+  Measurement m;
+  m.time = 1;
+  m.count = 1;
+  m.component[0] = 2;
+  m.value[0] = -8;
+  m.std[0] = 1;
+  p.measurements = {m};
+  return p;
+}
+
+Parameters lorenz96_paper(int n, double forcing) {
+  Parameters p;
+  p.initial_mean.assign(n, forcing);
+  if (n > 0) p.initial_mean[0] = forcing + 0.5;
+  p.initial_std.assign(n, 0.2);
+  p.cell_width.assign(n, 0.1);
+  p.threshold = 8e-9;  // as the GBEES-GPU Lorenz 6-D configuration
+  p.end_time = 1.3;
+  return p;
+}
+
+double initial_cell_count(const Parameters& p) {
+  double cells = 1;
+  for (std::size_t j = 0; j < p.cell_width.size(); ++j)
+    cells *= 2 * std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]) + 1;
+  return cells;
+}
+
+}  // namespace pk::gbees

@@ -1,0 +1,198 @@
+// The sparse grid of GBEES: hash insert and lookup with capacity growth, a growth step that
+// inserts each new cell once (checked against a brute-force set on the host), and the
+// prune compaction keeping exactly the marked cells.
+#include "spaces.hpp"
+
+#include <pk/gbees/grid.hpp>
+#include <pk/gbees/solver.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace {
+
+using namespace pk::gbees;
+
+template <class Space>
+class GbeesGrid : public ::testing::Test {};
+TYPED_TEST_SUITE(GbeesGrid, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
+
+// Key of the i-th cell of a 3-D block of 17 x 17 x ... cells shifted to negative indices.
+KOKKOS_INLINE_FUNCTION std::uint64_t block_key(const Details::KeyCodec& codec, int i) {
+  std::int64_t index[max_dimension] = {i % 17 - 8, (i / 17) % 17 - 8, i / 289 - 3};
+  std::uint64_t key = 0;
+  codec.pack(index, key);
+  return key;
+}
+
+template <class Space>
+void insert_block(SparseGrid<Space>& grid, const Space& space, int count) {
+  const auto codec = grid.codec();
+  grid.insert_pass([&](const typename SparseGrid<Space>::Inserter& insert) {
+    Kokkos::parallel_for(
+        "pk::test::gbees::insert", Kokkos::RangePolicy<Space>(space, 0, count),
+        KOKKOS_LAMBDA(const int i) { insert(block_key(codec, i)); });
+  });
+}
+
+TEST(GbeesKey, PacksAndUnpacksEveryAxisIncludingNegativeIndices) {
+  for (int n = 2; n <= max_dimension; ++n) {
+    const Details::KeyCodec codec(n);
+    std::int64_t index[max_dimension];
+    for (int d = 0; d < n; ++d) index[d] = (d % 2 ? -1 : 1) * (codec.limit() - 1 - d);
+    std::uint64_t key = 0;
+    ASSERT_TRUE(codec.pack(index, key));
+    for (int d = 0; d < n; ++d) EXPECT_EQ(codec.index(key, d), index[d]) << "n " << n << " axis " << d;
+    std::uint64_t moved = 0;
+    ASSERT_TRUE(codec.shift(key, n - 1, 1, moved));
+    EXPECT_EQ(codec.index(moved, n - 1), index[n - 1] + 1);
+    index[0] = codec.limit();  // one past the largest representable index
+    EXPECT_FALSE(codec.pack(index, key));
+  }
+}
+
+// (Free functions: CUDA lambdas cannot live in a test body.)
+template <class Space>
+void check_insert_lookup_growth() {
+  Space space;
+  SparseGrid<Space> grid(space, 3, 64);  // far too small: the insert pass must grow it
+  const int count = 5000;
+  insert_block(grid, space, count);
+  ASSERT_EQ(grid.count(), count);
+  EXPECT_GE(grid.map_capacity(), static_cast<std::size_t>(count));
+  EXPECT_GE(grid.capacity(), grid.map_capacity());
+  EXPECT_GT(grid.map_rehashes(), 0u);
+
+  // Every key is found, at a slot that holds that key; the slots are 0..count-1.
+  auto map = grid.map();
+  auto key = grid.key();
+  const auto codec = grid.codec();
+  Kokkos::View<int*, typename Space::memory_space> slot_of("pk::test::gbees::slot_of", count);
+  Kokkos::parallel_for(
+      "pk::test::gbees::lookup", Kokkos::RangePolicy<Space>(space, 0, count), KOKKOS_LAMBDA(const int i) {
+        const std::uint64_t k = block_key(codec, i);
+        const auto index = map.find(k);
+        slot_of(i) = map.valid_at(index) && key(map.value_at(index)) == k ? map.value_at(index) : -1;
+      });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, slot_of);
+  std::vector<int> slots(host.data(), host.data() + count);
+  EXPECT_EQ(*std::min_element(slots.begin(), slots.end()), 0);
+  std::sort(slots.begin(), slots.end());
+  EXPECT_EQ(std::unique(slots.begin(), slots.end()) - slots.begin(), count);
+  EXPECT_EQ(slots.back(), count - 1);
+
+  // Inserting the same keys again adds nothing.
+  insert_block(grid, space, count);
+  EXPECT_EQ(grid.count(), count);
+}
+TYPED_TEST(GbeesGrid, InsertsLooksUpAndGrowsCapacityWithoutLosingCells) { check_insert_lookup_growth<TypeParam>(); }
+
+// (Free functions: CUDA lambdas cannot live in a test body.)
+template <class Space>
+void check_prune_compaction() {
+  Space space;
+  SparseGrid<Space> grid(space, 3, 1024);
+  const int count = 3000;
+  insert_block(grid, space, count);
+  auto key = grid.key();
+  auto probability = grid.probability();
+  auto keep = grid.scratch();
+  Kokkos::parallel_for(
+      "pk::test::gbees::mark", Kokkos::RangePolicy<Space>(space, 0, count), KOKKOS_LAMBDA(const int c) {
+        probability(c) = static_cast<double>(key(c) % 1000);
+        keep(c) = (key(c) / 7) % 3 != 0;
+      });
+  const auto before_key = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, key);
+  const auto before_p = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, probability);
+  std::vector<std::uint64_t> expected;
+  std::vector<std::uint64_t> removed_keys;
+  double removed_expected = 0;
+  for (int c = 0; c < count; ++c) {
+    if ((before_key(c) / 7) % 3 != 0) {
+      expected.push_back(before_key(c));
+    } else {
+      removed_keys.push_back(before_key(c));
+      removed_expected += before_p(c);
+    }
+  }
+  const double removed = grid.compact();
+  EXPECT_DOUBLE_EQ(removed, removed_expected);
+  ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
+  const auto after_key = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.key());
+  const auto after_p = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.probability());
+  for (std::size_t s = 0; s < expected.size(); ++s) {
+    ASSERT_EQ(after_key(s), expected[s]) << "slot " << s;
+    EXPECT_EQ(after_p(s), static_cast<double>(expected[s] % 1000));
+  }
+  // The rebuilt map finds every kept key at its new slot and none of the removed ones.
+  const int kept = grid.count(), gone = static_cast<int>(removed_keys.size());
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> removed_host("pk::test::gbees::removed_host", gone);
+  for (int i = 0; i < gone; ++i) removed_host(i) = removed_keys[i];
+  auto removed_view = Kokkos::create_mirror_view_and_copy(typename Space::memory_space{}, removed_host);
+  auto map = grid.map();
+  auto new_key = grid.key();
+  int wrong = -1;
+  Kokkos::parallel_reduce(
+      "pk::test::gbees::check_map", Kokkos::RangePolicy<Space>(space, 0, kept + gone),
+      KOKKOS_LAMBDA(const int i, int& bad) {
+        if (i < kept) {
+          const auto index = map.find(new_key(i));
+          if (!map.valid_at(index) || map.value_at(index) != i) ++bad;
+        } else if (map.valid_at(map.find(removed_view(i - kept)))) {
+          ++bad;
+        }
+      },
+      wrong);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(map.size(), static_cast<std::uint32_t>(kept));
+}
+TYPED_TEST(GbeesGrid, PruneCompactionKeepsExactlyTheMarkedCellsInOrder) { check_prune_compaction<TypeParam>(); }
+
+// One growth step with a uniform drift (+, -): the new cells are exactly the forward-x,
+// backward-y and (+x, -y) neighbours, not present before, of the cells at or above p*.
+TYPED_TEST(GbeesGrid, GrowthInsertsEachNewDownwindCellOnce) {
+  using Space = TypeParam;
+  Space space;
+  ConstantDrift drift;
+  drift.n = 2;
+  drift.velocity[0] = 1.0;
+  drift.velocity[1] = -0.5;
+  Parameters p;
+  p.initial_mean = {0, 0};
+  p.initial_std = {1, 1};
+  p.cell_width = {0.25, 0.25};
+  p.threshold = 1e-4;  // the box's corners lie below it and must not grow
+  p.end_time = 1;
+  Solver<Space, ConstantDrift> solver(space, drift, p);
+  const HostCells before = solver.cells();
+  const auto codec = solver.geometry().codec;
+  std::set<std::uint64_t> old_keys(before.key.begin(), before.key.end()), expected;
+  int above = 0;
+  for (std::size_t c = 0; c < before.size(); ++c) {
+    if (!(before.probability[c] >= p.threshold)) continue;
+    ++above;
+    std::uint64_t a, b, ab;
+    ASSERT_TRUE(codec.shift(before.key[c], 0, 1, a) && codec.shift(before.key[c], 1, -1, b) && codec.shift(a, 1, -1, ab));
+    for (std::uint64_t k : {a, b, ab})
+      if (!old_keys.count(k)) expected.insert(k);
+  }
+  ASSERT_GT(above, 0);
+  ASSERT_LT(above, static_cast<int>(before.size()));
+  solver.grow();
+  const HostCells after = solver.cells();
+  std::vector<std::uint64_t> all(after.key);
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "a cell was inserted twice";
+  std::set<std::uint64_t> added;
+  for (std::size_t c = 0; c < after.size(); ++c) {
+    if (old_keys.count(after.key[c])) continue;
+    added.insert(after.key[c]);
+    EXPECT_EQ(after.probability[c], 0.0);
+  }
+  EXPECT_EQ(added.size() + before.size(), after.size());
+  EXPECT_EQ(added, expected);
+}
+
+}  // namespace

@@ -1,0 +1,173 @@
+// The GBEES solver's invariants: exact transport at Courant number 1, the mean moved by
+// the exact distance under a uniform drift, probability conserved by advection, and every
+// enabled space agreeing with the host space on a short Lorenz '63 run.
+#include "spaces.hpp"
+
+#include <pk/core/error.hpp>
+#include <pk/gbees/solver.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+
+namespace {
+
+using namespace pk::gbees;
+
+template <class Space>
+class GbeesSolver : public ::testing::Test {};
+TYPED_TEST_SUITE(GbeesSolver, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
+
+Parameters gaussian_2d(double h, double threshold) {
+  Parameters p;
+  p.initial_mean = {0.3, -0.2};
+  p.initial_std = {1, 0.8};
+  p.cell_width = {h, h};
+  p.threshold = threshold;
+  p.prune_interval = 1000;  // these tests look at advection alone
+  p.end_time = 10;
+  return p;
+}
+
+ConstantDrift drift_2d(double u, double v) {
+  ConstantDrift d;
+  d.n = 2;
+  d.velocity[0] = u;
+  d.velocity[1] = v;
+  return d;
+}
+
+// Solid-body rotation about the initial mean: divergence free, every face direction occurs.
+struct Rotation {
+  double omega = 1, cx = 0.3, cy = -0.2;
+  KOKKOS_INLINE_FUNCTION int dimension() const { return 2; }
+  KOKKOS_INLINE_FUNCTION double operator()(int j, const double* x) const {
+    return j == 0 ? -omega * (x[1] - cy) + 0.7 : omega * (x[0] - cx);
+  }
+};
+
+double mean(const HostCells& cells, int axis) {
+  double m = 0;
+  for (std::size_t c = 0; c < cells.size(); ++c) m += cells.probability[c] * cells.position[c * cells.n + axis];
+  return m;
+}
+
+// With f = (u, 0) and dt = h / u (epsilon 1) each step moves every cell's probability one
+// cell downwind exactly: the limiter's factor (1 - u dt / h) and all corner terms vanish.
+TYPED_TEST(GbeesSolver, CourantOneTransportsTheGaussianByWholeCellsExactly) {
+  using Space = TypeParam;
+  Space space;
+  for (const int axis : {0, 1})
+    for (const double u : {2.0, -2.0}) {
+      const Parameters p = gaussian_2d(0.25, 1e-10);
+      Solver<Space, ConstantDrift> solver(space, axis == 0 ? drift_2d(u, 0) : drift_2d(0, u), p);
+      const HostCells start = solver.cells();
+      ASSERT_TRUE(solver.advance_to(0.5));  // 4 steps of h / |u| = 0.125: 4 cells
+      EXPECT_EQ(solver.statistics().steps, 4);
+      const HostCells end = solver.cells();
+      const auto codec = solver.geometry().codec;
+      std::unordered_map<std::uint64_t, double> moved;
+      for (std::size_t c = 0; c < end.size(); ++c) moved[end.key[c]] = end.probability[c];
+      double largest_error = 0, total = 0;
+      for (std::size_t c = 0; c < start.size(); ++c) {
+        std::uint64_t k = start.key[c];
+        for (int s = 0; s < 4; ++s) ASSERT_TRUE(codec.shift(k, axis, u > 0 ? 1 : -1, k));
+        const auto it = moved.find(k);
+        const double q = it == moved.end() ? 0.0 : it->second;
+        largest_error = std::max(largest_error, std::fabs(q - start.probability[c]));
+        total += q;
+      }
+      EXPECT_LT(largest_error, 1e-15) << "axis " << axis << " u " << u;
+      EXPECT_NEAR(total, 1.0, 1e-13);
+    }
+}
+
+// Oblique uniform drift below Courant 1: a conservative scheme moves the mean by exactly
+// f t up to the flux limiter's asymmetry, which stays far below a cell width.
+TYPED_TEST(GbeesSolver, UniformDriftMovesTheMeanByTheExactDistance) {
+  using Space = TypeParam;
+  Space space;
+  const double h = 0.2, u = 1.0, v = -0.6, t = 1.0;
+  Parameters p = gaussian_2d(h, 1e-12);
+  p.epsilon = 0.8;
+  Solver<Space, ConstantDrift> solver(space, drift_2d(u, v), p);
+  const HostCells start = solver.cells();
+  ASSERT_TRUE(solver.advance_to(t));
+  const HostCells end = solver.cells();
+  EXPECT_NEAR(mean(end, 0) - mean(start, 0), u * t, 2e-3 * h);
+  EXPECT_NEAR(mean(end, 1) - mean(start, 1), v * t, 2e-3 * h);
+}
+
+// Between measurements only advection acts: the flux form moves probability between cells
+// without creating any, so before normalisation the total is 1 + clipped - outflow to
+// rounding (clipped: negative undershoots set to 0; outflow: through open faces of cells
+// below p*, none with a tiny p*).
+TYPED_TEST(GbeesSolver, AdvectionConservesProbabilityBetweenMeasurements) {
+  using Space = TypeParam;
+  Space space;
+  {
+    Solver<Space, Rotation> solver(space, Rotation{}, gaussian_2d(0.1, 1e-15));
+    for (int s = 0; s < 40; ++s) {
+      solver.step();
+      const auto sums = solver.last_update();
+      EXPECT_NEAR(sums.total - sums.clipped, 1.0, 1e-12) << "step " << s;
+      EXPECT_LT(std::fabs(sums.outflow), 1e-13);
+      EXPECT_LT(sums.clipped, 1e-7);
+    }
+  }
+  {
+    Parameters p = lorenz63_paper();
+    p.prune_interval = 1000;
+    Solver<Space, Lorenz63> solver(space, Lorenz63{}, p);
+    double outflow = 0;
+    for (int s = 0; s < 60; ++s) {
+      solver.step();
+      const auto sums = solver.last_update();
+      EXPECT_NEAR(sums.total + sums.outflow - sums.clipped, 1.0, 1e-12) << "step " << s;
+      outflow += sums.outflow;
+    }
+    EXPECT_GT(outflow, 0.0);  // the open faces of cells below p* do carry some away
+  }
+}
+
+// Every enabled space against the host space: same cells, probabilities within 1e-10 in
+// the 1-norm (atomics add in a different order on a GPU; growth decisions are identical).
+TYPED_TEST(GbeesSolver, AgreesWithTheHostSpaceOnAShortLorenz63Run) {
+  using Space = TypeParam;
+  Parameters p = lorenz63_paper();
+  p.end_time = 0.15;
+  p.measurements.clear();
+  p.prune_interval = 10;
+  Solver<Space, Lorenz63> solver(Space{}, Lorenz63{}, p);
+  Solver<Kokkos::DefaultHostExecutionSpace, Lorenz63> host(Kokkos::DefaultHostExecutionSpace{}, Lorenz63{}, p);
+  ASSERT_TRUE(solver.run());
+  ASSERT_TRUE(host.run());
+  EXPECT_EQ(solver.statistics().steps, host.statistics().steps);
+  const HostCells a = solver.cells(), b = host.cells();
+  EXPECT_EQ(a.size(), b.size());
+  const GridComparison c = compare(a, b);
+  EXPECT_LT(c.one_norm, 1e-10);
+  EXPECT_NEAR(c.bhattacharyya, 1.0, 1e-10);
+}
+
+TEST(GbeesParameters, RejectOutOfRangeValues) {
+  Parameters p = lorenz63_paper();
+  EXPECT_NO_THROW(validate(p, 3));
+  EXPECT_THROW(validate(p, 1), pk::Error);
+  EXPECT_THROW(validate(p, 9), pk::Error);
+  auto bad = [&](auto change) {
+    Parameters q = lorenz63_paper();
+    change(q);
+    EXPECT_THROW(validate(q, 3), pk::Error);
+  };
+  bad([](Parameters& q) { q.cell_width[1] = -0.5; });
+  bad([](Parameters& q) { q.initial_std[0] = 0; });
+  bad([](Parameters& q) { q.threshold = 1; });
+  bad([](Parameters& q) { q.threshold = 0; });
+  bad([](Parameters& q) { q.epsilon = 0; });
+  bad([](Parameters& q) { q.end_time = 0.5; });  // before the measurement at t = 1
+  bad([](Parameters& q) { q.initial_mean.pop_back(); });
+  EXPECT_THROW(read_measurements("/nonexistent/measurements.txt", 3), pk::Error);
+}
+
+}  // namespace
