@@ -36,13 +36,7 @@ Evaluated evaluate_on(const Space& space, const std::vector<double>& nu, const s
   const auto dnu = pk::test::to_space(space, hnu);
   const auto dx = pk::test::to_space(space, hx);
   Kokkos::View<double*, typename Space::memory_space> log_k("pk::test::log_k", n), k("pk::test::k", n);
-  Kokkos::parallel_for(
-      "pk::test::besselk::evaluate", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(const long i) {
-        const bk::BesselK r = bk::evaluate(dnu(i), dx(i));
-        log_k(i) = r.log_value;
-        k(i) = r.value;
-      });
-  space.fence();
+  bk::evaluate_all(space, dnu, dx, log_k, k);
   const auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, log_k);
   const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k);
   Evaluated e;

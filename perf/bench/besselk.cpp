@@ -76,13 +76,7 @@ struct BesselKBench {
     const auto dref_nu = Kokkos::create_mirror_view_and_copy(Memory{}, ref_nu);
     const auto dref_x = Kokkos::create_mirror_view_and_copy(Memory{}, ref_x);
     Kokkos::View<double*, Memory> ref_log("pk::bench::besselk::ref_log_k", nref), ref_k("pk::bench::besselk::ref_k", nref);
-    Kokkos::parallel_for(
-        "pk::bench::besselk::reference", Kokkos::RangePolicy<Space>(space, 0, nref), KOKKOS_LAMBDA(const long i) {
-          const bk::BesselK r = bk::evaluate(dref_nu(i), dref_x(i));
-          ref_log(i) = r.log_value;
-          ref_k(i) = r.value;
-        });
-    space.fence();
+    bk::evaluate_all(space, dref_nu, dref_x, ref_log, ref_k);
     const auto hlog = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_log);
     const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_k);
     double our_unanswered = 0;

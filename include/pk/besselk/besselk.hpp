@@ -22,6 +22,7 @@
 #include <pk/besselk/details/asymptotic.hpp>
 #include <pk/besselk/details/integral.hpp>
 #include <pk/besselk/details/temme.hpp>
+#include <pk/core/error.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -82,5 +83,20 @@ KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
 
 KOKKOS_INLINE_FUNCTION double bessel_k(double nu, double x) { return evaluate(nu, x).value; }
 KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) { return evaluate(nu, x).log_value; }
+
+// log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory.
+template <class ExecutionSpace, class Orders, class Arguments, class Values>
+void evaluate_all(const ExecutionSpace& space, const Orders& nu, const Arguments& x, const Values& log_k,
+                  const Values& k) {
+  require(x.extent(0) == nu.extent(0) && log_k.extent(0) == nu.extent(0) && k.extent(0) == nu.extent(0),
+          "besselk::evaluate_all: orders, arguments and results differ in length");
+  Kokkos::parallel_for(
+      "pk::besselk::evaluate_all", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nu.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        const BesselK r = evaluate(nu(i), x(i));
+        log_k(i) = r.log_value;
+        k(i) = r.value;
+      });
+}
 
 }  // namespace pk::besselk
