@@ -141,7 +141,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     s.label = "t" + fixed(solver.time(), 4) + suffix;
     if (mc) {
       mc->advance_to(solver.time());
-      s.bc = bhattacharyya(s.cells.probability, mc->kde_on_cells(s.cells));
+      s.bc = mc->bhattacharyya(s.cells, p.threshold);
     }
     r.snapshots.push_back(std::move(s));
   };

@@ -150,6 +150,26 @@ TYPED_TEST(GbeesSolver, AgreesWithTheHostSpaceOnAShortLorenz63Run) {
   EXPECT_NEAR(c.bhattacharyya, 1.0, 1e-10);
 }
 
+TEST(GbeesHostCells, AboveThresholdKeepsTheReportedCellsRenormalised) {
+  HostCells cells;
+  cells.n = 2;
+  cells.cell_width = {0.5, 0.5};
+  cells.key = {11, 12, 13, 14};
+  cells.index = {0, 0, 1, 0, 0, 1, 1, 1};
+  cells.position = {0.0, 0.0, 0.5, 0.0, 0.0, 0.5, 0.5, 0.5};
+  cells.probability = {0.5, 1e-6, 0.3, 0.2 - 1e-6};
+  const HostCells kept = above_threshold(cells, 5e-6);
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_EQ(kept.key, (std::vector<std::uint64_t>{11, 13, 14}));
+  EXPECT_EQ(kept.index, (std::vector<std::int64_t>{0, 0, 0, 1, 1, 1}));
+  EXPECT_DOUBLE_EQ(kept.probability[0], 0.5 / (1 - 1e-6));
+  EXPECT_DOUBLE_EQ(kept.probability[0] + kept.probability[1] + kept.probability[2], 1.0);
+  EXPECT_THROW(above_threshold(cells, 0.9), pk::Error);
+  // BC over the kept cells from q on every cell equals BC of the kept, renormalised pair.
+  const std::vector<double> q = {0.1, 0.4, 0.2, 0.3}, q_kept = {0.1 / 0.6, 0.2 / 0.6, 0.3 / 0.6};
+  EXPECT_NEAR(bhattacharyya_above_threshold(cells, q, 5e-6), bhattacharyya(kept.probability, q_kept), 1e-15);
+}
+
 TEST(GbeesParameters, RejectOutOfRangeValues) {
   Parameters p = lorenz63_paper();
   EXPECT_NO_THROW(validate(p, 3));

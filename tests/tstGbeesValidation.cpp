@@ -16,27 +16,25 @@ template <class Space>
 class GbeesValidation : public ::testing::Test {};
 TYPED_TEST_SUITE(GbeesValidation, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
 
-// The paper reports BC = 0.9027 at t = 1 (before the measurement). This implementation
-// follows the published scheme term by term and measures about 0.83 with 10^5 samples: its
-// density is wider than the ensemble across the thin sheet the flow contracts to (see
-// the GBEES section of README.md). The bound below guards that level; the gap to the
-// paper's value is open.
+// Table 1: BC = 0.9027 at t = 1 (before the measurement), over the cells the paper's code
+// records (probability >= p*). Issue #4 asks for it within +-0.01. Over every cell of the
+// grid, fringe included, the same run gives about 0.83: the fringe holds little of the
+// grid's probability but much of the KDE's, which Scott's bandwidth spreads wide.
 TYPED_TEST(GbeesValidation, Lorenz63MatchesMonteCarloBeforeTheMeasurement) {
   using Space = TypeParam;
   Space space;
   const Parameters p = lorenz63_paper();
   Solver<Space, Lorenz63> solver(space, Lorenz63{}, p);
   MonteCarlo<Space, Lorenz63> ensemble(space, Lorenz63{}, p, 100000);
-  const HostCells start = solver.cells();
-  const double bc0 = bhattacharyya(start.probability, ensemble.kde_on_cells(start));
+  const double bc0 = ensemble.bhattacharyya(solver.cells(), p.threshold);
   ASSERT_TRUE(solver.advance_to(1.0));
   ensemble.advance_to(1.0);
   const HostCells cells = solver.cells();
-  const double bc1 = bhattacharyya(cells.probability, ensemble.kde_on_cells(cells));
-  std::printf("Lorenz '63: BC(0) = %.4f, BC(1-) = %.4f over %zu cells (paper: 0.9027)\n", bc0, bc1, cells.size());
+  const double bc1 = ensemble.bhattacharyya(cells, p.threshold);
+  std::printf("Lorenz '63: BC(0) = %.4f, BC(1-) = %.4f over the %zu cells >= p* of %zu (paper: 0.9027)\n", bc0, bc1,
+              above_threshold(cells, p.threshold).size(), cells.size());
   EXPECT_GT(bc0, 0.995);
-  EXPECT_GT(bc1, 0.80);
-  EXPECT_LE(bc1, 1.0);
+  EXPECT_NEAR(bc1, 0.9027, 0.01);
 }
 
 // Sec. 5.2.2: E(t) = sum |P - P_ref| against epsilon = 0.01 falls as epsilon does.

@@ -48,11 +48,45 @@ void write_csv(const Marginal& m, const std::string& path) {
   require(static_cast<bool>(out), "writing " + path + " failed");
 }
 
+HostCells above_threshold(const HostCells& cells, double threshold) {
+  HostCells out;
+  out.n = cells.n;
+  out.time = cells.time;
+  out.cell_width = cells.cell_width;
+  double total = 0;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    if (!(cells.probability[c] >= threshold)) continue;
+    out.key.push_back(cells.key[c]);
+    out.probability.push_back(cells.probability[c]);
+    total += cells.probability[c];
+    for (int d = 0; d < cells.n; ++d) {
+      out.index.push_back(cells.index[c * cells.n + d]);
+      out.position.push_back(cells.position[c * cells.n + d]);
+    }
+  }
+  require(total > 0, "no cell holds probability at or above the threshold " + std::to_string(threshold));
+  for (double& p : out.probability) p /= total;
+  return out;
+}
+
 double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q) {
   require(p.size() == q.size(), "bhattacharyya: the distributions have different sizes");
   double bc = 0;
   for (std::size_t i = 0; i < p.size(); ++i) bc += std::sqrt(std::max(p[i], 0.0) * std::max(q[i], 0.0));
   return bc;
+}
+
+double bhattacharyya_above_threshold(const HostCells& cells, const std::vector<double>& q, double threshold) {
+  require(q.size() == cells.size(), "bhattacharyya: the distributions have different sizes");
+  double bc = 0, p_total = 0, q_total = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (!(cells.probability[i] >= threshold)) continue;
+    bc += std::sqrt(cells.probability[i] * std::max(q[i], 0.0));
+    p_total += cells.probability[i];
+    q_total += std::max(q[i], 0.0);
+  }
+  require(p_total > 0 && q_total > 0, "bhattacharyya: no probability at or above the threshold");
+  return bc / std::sqrt(p_total * q_total);
 }
 
 GridComparison compare(const HostCells& a, const HostCells& b) {

@@ -2,7 +2,8 @@
 // K_nu(x), the modified Bessel function of the second kind, and log K_nu(x), in double
 // precision, callable inside any Kokkos kernel (and on the host).
 //
-// Paths (chosen by x, so that a tile of Morton-ordered distances mostly takes one):
+// Paths (chosen by x, so that a tile of Morton-ordered distances mostly takes one; the
+// half-integer orders nu = 1/2 ... 11/2 take their closed form at every x instead):
 //   0 < x <= 1       Temme's series for K_mu, K_{mu+1} (|mu| <= 1/2) and the forward
 //                    recurrence in the order (Campbell 1980) up to nu; at 1 < x <= 2 the
 //                    series loses ~5e-15 (measured), the integral does not;
@@ -20,6 +21,7 @@
 // where K is about 1e377) or underflow to 0 (x > 745), as the true value does; log K stays
 // finite there. Accuracy: perf/besselk_accuracy.cpp (max 1.2e-15 relative for nu <= 5).
 #include <pk/besselk/details/asymptotic.hpp>
+#include <pk/besselk/details/half_integer.hpp>
 #include <pk/besselk/details/integral.hpp>
 #include <pk/besselk/details/temme.hpp>
 #include <pk/core/error.hpp>
@@ -62,7 +64,9 @@ KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
   details::LogAndValue r{NAN, NAN};
   const Path path = path_for(nu, x);
   if (path == Path::invalid) return {NAN, NAN};
-  if (path == Path::series) {
+  if (details::is_half_integer_order(nu)) {
+    r = details::bessel_k_half_integer(static_cast<int>(nu), x);
+  } else if (path == Path::series) {
     r = details::bessel_k_small_x(nu, x);
   } else if (nu <= direct_max_order) {
     r = path == Path::integral ? details::bessel_k_integral(nu, x) : details::bessel_k_asymptotic(nu, x);

@@ -28,8 +28,16 @@ Marginal marginal(const HostCells& cells, const std::vector<int>& axes);
 // CSV with a header "x<a>[,x<b>],density"; throws pk::Error when it cannot be written.
 void write_csv(const Marginal& marginal, const std::string& path);
 
+// The PDF as GBEES reports it: the cells at or above the threshold p*, renormalised to sum 1.
+// The cells below p* are the grid's fringe, kept so that probability can flow into them;
+// the paper's code records only the others, and its BC values (Table 1) are over those.
+HostCells above_threshold(const HostCells& cells, double threshold);
+
 // BC = sum_i sqrt(p_i q_i) (eq. 9) for two distributions on the same cells.
 double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q);
+// The same over the cells of `cells` at or above the threshold, both distributions
+// renormalised over them (what above_threshold gives), for q known on every cell.
+double bhattacharyya_above_threshold(const HostCells& cells, const std::vector<double>& q, double threshold);
 
 // E = sum over the union of cells of |P_a - P_b| (the 1-norm of sec. 5.2.2 for cell
 // probabilities P = p prod h), and BC over the union; cells are matched by key.

@@ -107,6 +107,13 @@ class MonteCarlo {
         });
   }
 
+  // Eq. (9) as the paper evaluates it (Table 1): BC between the PDF GBEES reports (the
+  // cells at or above p*, see above_threshold) and this ensemble's KDE on those cells.
+  double bhattacharyya(const HostCells& cells, double threshold) const {
+    const HostCells reported = above_threshold(cells, threshold);
+    return pk::gbees::bhattacharyya(reported.probability, kde_on_cells(reported));
+  }
+
   // The weighted Gaussian KDE with Scott's factor n_eff^(-1/(n+4)) at the cell centres,
   // times the cell volume and normalised to sum 1 over the cells: the MC counterpart of
   // the grid's cell probabilities.

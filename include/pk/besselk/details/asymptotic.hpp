@@ -3,7 +3,8 @@
 //   K_nu(x) ~ sqrt(pi / (2x)) e^{-x} sum_k a_k(nu) / x^k,
 //   a_k / a_{k-1} = (4 nu^2 - (2k - 1)^2) / (8 k).
 // Once k > nu - 1/2 the error is bounded by the first neglected term (DLMF 10.40(ii)).
-#include <pk/besselk/details/temme.hpp>
+// The sum and sqrt(pi / (2x)) are carried in double-double (compensated.hpp).
+#include <pk/besselk/details/compensated.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -17,20 +18,20 @@ constexpr int asymptotic_max_terms = 100;
 // asymptotic_max_terms (never for x >= 25 and nu <= 50, the only place it is used).
 KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_asymptotic(double nu, double x) {
   const double four_nu2 = 4 * nu * nu;
-  double term = 1, sum = 1;
+  double term = 1;
+  Compensated sum{1.0, 0.0};
   bool converged = false;
   for (int k = 1; k <= asymptotic_max_terms; ++k) {
     const double odd = 2 * k - 1;
     term *= (four_nu2 - odd * odd) / (8 * k * x);
-    sum += term;
-    if (::fabs(term) <= 1e-17 * ::fabs(sum) && k > nu - 0.5) {
+    sum = add(sum, term);
+    if (::fabs(term) <= 1e-17 * ::fabs(sum.hi) && k > nu - 0.5) {
       converged = true;
       break;
     }
   }
   if (!converged) return {NAN, NAN};
-  const double prefactor = ::sqrt(pi / (2 * x));
-  return {0.5 * ::log(pi / (2 * x)) - x + ::log(sum), prefactor * ::exp(-x) * sum};
+  return exp_minus_x_times(x, multiply(sqrt_pi_over(2 * x), sum));
 }
 
 }  // namespace pk::besselk::details

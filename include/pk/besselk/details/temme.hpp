@@ -1,13 +1,13 @@
 #pragma once
 // Small-x path of K_nu: Temme's series for K_mu and K_{mu+1}, |mu| <= 1/2, then the
 // forward recurrence in the order (Campbell) up to nu. Device-callable; no allocation.
+#include <pk/besselk/details/compensated.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 
 namespace pk::besselk::details {
-
-constexpr double pi = 3.141592653589793238462643383279502884;
 
 // 1 / Gamma(1 + z) = sum_k c_k z^k (Taylor coefficients from mpmath, 40 digits, rounded);
 // with |z| <= 1/2 the 23 terms reach 1e-20.
@@ -40,24 +40,54 @@ KOKKOS_INLINE_FUNCTION double reciprocal_gamma_one_plus(double z) {
   return sum;
 }
 
-// Temme's gamma_1(mu) = (1/Gamma(1-mu) - 1/Gamma(1+mu)) / (2 mu): the odd part of the
-// series above, summed directly so there is no cancellation as mu -> 0.
-KOKKOS_INLINE_FUNCTION double temme_gamma1(double mu) {
+// Temme's Gamma_1(mu) = (1/Gamma(1-mu) - 1/Gamma(1+mu)) / (2 mu) = -(gamma + mu^2 (...)):
+// the odd part of the series above, summed directly so there is no cancellation as mu -> 0,
+// with Euler's gamma carried to 1e-32.
+KOKKOS_INLINE_FUNCTION Compensated temme_gamma1(double mu) {
+  constexpr double euler_lo = -4.9429151524306451002e-18;  // gamma - (double)gamma
   constexpr double odd[11] = {0.57721566490153286061,      -0.042002635034095235529,   -0.042197734555544336748,
                               0.0072189432466630995424,    -0.00021524167411495097282, -0.000020134854780788238656,
                               0.0000011330272319816958824, 0.0000000061160951044814158179,
                               -0.0000000011812745704870201446, 0.000000000007782263439905071254,
                               0.0000000000005100370287454475979};
   const double mu2 = mu * mu;
-  double sum = odd[10];
-  for (int k = 9; k >= 0; --k) sum = sum * mu2 + odd[k];
-  return -sum;
+  double rest = odd[10];
+  for (int k = 9; k >= 1; --k) rest = rest * mu2 + odd[k];
+  const Compensated sum = add(two_sum(odd[0], mu2 * rest), euler_lo);
+  return {-sum.hi, -sum.lo};
 }
 
-// sinh(e) / e without the loss of sinh(e) - e as e -> 0.
-KOKKOS_INLINE_FUNCTION double sinhc(double e) {
-  if (e * e < 1e-8) return 1 + e * e / 6 * (1 + e * e / 20);
-  return ::sinh(e) / e;
+// Temme's Gamma_2(mu) = (1/Gamma(1-mu) + 1/Gamma(1+mu)) / 2 = 1 + mu^2 (...), the even part.
+KOKKOS_INLINE_FUNCTION Compensated temme_gamma2(double mu) {
+  constexpr double even[11] = {-0.65587807152025388108,       0.1665386113822914895,
+                               -0.0096219715278769735621,     -0.0011651675918590651121,
+                               0.00012805028238811618615,     -0.0000012504934821426706573,
+                               -0.00000020563384169776071035, 0.0000000050020076444692229301,
+                               0.00000000010434267116911005105, -0.0000000000036968056186422057082,
+                               -0.000000000000020583260535665067832};
+  const double mu2 = mu * mu;
+  double rest = even[10];
+  for (int k = 9; k >= 0; --k) rest = rest * mu2 + even[k];
+  return two_sum(1.0, mu2 * rest);
+}
+
+// cosh(s) and sinh(s) / s as 1 + (small part) for |s| < 1, where f_0 below needs the small
+// part to its last bits; plain functions above (there f_0 has no cancellation).
+KOKKOS_INLINE_FUNCTION Compensated cosh_compensated(double s) {
+  if (!(::fabs(s) < 1)) return {::cosh(s), 0.0};
+  const double h = ::sinh(0.5 * s);
+  return two_sum(1.0, 2 * h * h);
+}
+KOKKOS_INLINE_FUNCTION Compensated sinhc_compensated(double s) {
+  if (!(::fabs(s) < 1)) return {::sinh(s) / s, 0.0};
+  constexpr double inverse_odd_factorial[9] = {1.0 / 6,   1.0 / 120, 1.0 / 5040, 2.7557319223985893e-06,
+                                               2.505210838544172e-08, 1.6059043836821613e-10,
+                                               7.647163731819816e-13, 2.8114572543455206e-15,
+                                               8.22063524662433e-18};  // 1 / (2k + 1)!
+  const double s2 = s * s;
+  double sum = inverse_odd_factorial[8];
+  for (int k = 7; k >= 0; --k) sum = sum * s2 + inverse_odd_factorial[k];
+  return two_sum(1.0, s2 * sum);
 }
 
 struct TemmePair {
@@ -73,35 +103,49 @@ struct TemmePair {
 //   f_k = (k f_{k-1} + p_{k-1} + q_{k-1}) / (k^2 - mu^2), p_k = p_{k-1} / (k - mu),
 //   q_k = q_{k-1} / (k + mu). For 0 < x <= 1 (series_limit) about 15 terms reach 1e-17.
 KOKKOS_INLINE_FUNCTION TemmePair temme_series(double mu, double x) {
-  const double log_two_over_x = -::log(0.5 * x);
-  const double s = mu * log_two_over_x;
-  const double inv_gamma_plus = reciprocal_gamma_one_plus(mu);    // 1 / Gamma(1 + mu)
-  const double inv_gamma_minus = reciprocal_gamma_one_plus(-mu);  // 1 / Gamma(1 - mu)
-  const double gamma_2 = 0.5 * (inv_gamma_minus + inv_gamma_plus);
+  // s = mu ln(2/x) enters through e^s, cosh s and sinh s, which turn an absolute error in s
+  // into a relative one in K: a plain log would leave |s| eps (1e-15 at x = 1e-5). So
+  // ln(2/x) gets one Newton step (L + (2/x) e^-L - 1, with 2/x carried to its last bits)
+  // and s its low part; the functions of s take a first-order correction in it.
+  const double two_over_x = 2 / x;
+  const double two_over_x_lo = ::fma(-two_over_x, x, 2.0) / x;
+  const double log_hi = ::log(two_over_x);
+  const double back = ::exp(-log_hi);
+  const Compensated log_two_over_x = quick_two_sum(log_hi, ::fma(two_over_x, back, -1.0) + two_over_x_lo * back);
+  const double s = mu * log_two_over_x.hi;
+  const double s_lo = ::fma(mu, log_two_over_x.hi, -s) + mu * log_two_over_x.lo;
+  // f_0 = mu pi / sin(mu pi) [Gamma_1 cosh(s) + Gamma_2 ln(2/x) sinh(s)/s]: near x = 1 and
+  // mu = 0 its two terms (about -0.58 and 0.69) cancel to 0.12, so they are formed in
+  // double-double.
+  const Compensated cosh_s = cosh_compensated(s), sinhc_s = sinhc_compensated(s);
+  const double sinh_s = ::sinh(s);
+  // First-order terms in s_lo: d cosh = sinh ds, d (sinhc(s) L) = L ds (cosh - sinhc) / s.
+  const double d_cosh = sinh_s * s_lo;
+  const double d_sinhc_log = s != 0 ? log_two_over_x.hi * s_lo * (cosh_s.hi - sinhc_s.hi) / s : 0.0;
+  const Compensated first = multiply(temme_gamma1(mu), add(cosh_s, d_cosh));
+  const Compensated second = multiply(temme_gamma2(mu), add(multiply(sinhc_s, log_two_over_x), d_sinhc_log));
   const double mu_pi_over_sin = (mu == 0) ? 1.0 : (pi * mu) / ::sin(pi * mu);
-  double f = mu_pi_over_sin * (temme_gamma1(mu) * ::cosh(s) + gamma_2 * sinhc(s) * log_two_over_x);
-  const double two_over_x_to_mu = ::exp(s);  // (x/2)^-mu
-  double p = 0.5 * two_over_x_to_mu / inv_gamma_plus;
-  double q = 0.5 / (two_over_x_to_mu * inv_gamma_minus);
+  const Compensated f0 = multiply(add(first, second.hi) , mu_pi_over_sin);
+  const Compensated f0_full = add(f0, second.lo * mu_pi_over_sin);
+  const double exp_s = ::exp(s);
+  const double two_over_x_to_mu = exp_s + exp_s * s_lo;  // (x/2)^-mu
+  double p = 0.5 * two_over_x_to_mu / reciprocal_gamma_one_plus(mu);
+  double q = 0.5 / (two_over_x_to_mu * reciprocal_gamma_one_plus(-mu));
   const double quarter_x2 = 0.25 * x * x;
-  double c = 1, k_mu = f, k_mu1_sum = p;  // the k = 0 terms
+  double f = f0_full.hi, c = 1;
+  Compensated k_mu = f0_full, k_mu1_sum{p, 0.0};  // the k = 0 terms
   for (int k = 1; k <= 60; ++k) {
     f = (k * f + p + q) / (k * k - mu * mu);
     p /= k - mu;
     q /= k + mu;
     c *= quarter_x2 / k;
     const double term = c * f;
-    k_mu += term;
-    k_mu1_sum += c * (p - k * f);
-    if (::fabs(term) < 1e-17 * ::fabs(k_mu)) break;
+    k_mu = add(k_mu, term);
+    k_mu1_sum = add(k_mu1_sum, c * (p - k * f));
+    if (::fabs(term) < 1e-17 * ::fabs(k_mu.hi)) break;
   }
-  return {k_mu, 2 * k_mu1_sum / (x * k_mu)};
+  return {k_mu.hi, 2 * k_mu1_sum.hi / (x * k_mu.hi)};
 }
-
-struct LogAndValue {
-  double log_value;
-  double value;
-};
 
 // K_{mu + steps}(x) from K_mu(x) and r_0 = K_{mu+1}(x) / K_mu(x) by the forward recurrence
 // K_{m+1} = (2 m / x) K_m + K_{m-1} (Campbell 1980), which is stable for K at every x, run
@@ -124,7 +168,11 @@ KOKKOS_INLINE_FUNCTION LogAndValue recur_in_order(LogAndValue k_mu, double ratio
     exponent += f;
   }
   constexpr double ln2 = 0.693147180559945309417232121458176568;
-  const double log_value = ::log(mantissa) + exponent * ln2 + (scaled ? k_mu.log_value : 0.0);
+  double log_value = ::log(mantissa) + exponent * ln2;
+  if (scaled) {  // log K_mu is large there: one rounding at its scale, with its low part
+    const Compensated sum = two_sum(k_mu.log_value, log_value);
+    log_value = sum.hi + (sum.lo + k_mu.log_lo);
+  }
   // +inf where K exceeds DBL_MAX, as the true value does; ldexp scales exactly otherwise.
   return {log_value, scaled ? ::exp(log_value) : ::ldexp(mantissa, exponent)};
 }
