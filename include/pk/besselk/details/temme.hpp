@@ -118,14 +118,13 @@ KOKKOS_INLINE_FUNCTION TemmePair temme_series(double mu, double x) {
   // mu = 0 its two terms (about -0.58 and 0.69) cancel to 0.12, so they are formed in
   // double-double.
   const Compensated cosh_s = cosh_compensated(s), sinhc_s = sinhc_compensated(s);
-  const double sinh_s = ::sinh(s);
   // First-order terms in s_lo: d cosh = sinh ds, d (sinhc(s) L) = L ds (cosh - sinhc) / s.
-  const double d_cosh = sinh_s * s_lo;
+  const double d_cosh = sinhc_s.hi * s * s_lo;
   const double d_sinhc_log = s != 0 ? log_two_over_x.hi * s_lo * (cosh_s.hi - sinhc_s.hi) / s : 0.0;
   const Compensated first = multiply(temme_gamma1(mu), add(cosh_s, d_cosh));
   const Compensated second = multiply(temme_gamma2(mu), add(multiply(sinhc_s, log_two_over_x), d_sinhc_log));
   const double mu_pi_over_sin = (mu == 0) ? 1.0 : (pi * mu) / ::sin(pi * mu);
-  const Compensated f0 = multiply(add(first, second.hi) , mu_pi_over_sin);
+  const Compensated f0 = multiply(add(first, second.hi), mu_pi_over_sin);
   const Compensated f0_full = add(f0, second.lo * mu_pi_over_sin);
   const double exp_s = ::exp(s);
   const double two_over_x_to_mu = exp_s + exp_s * s_lo;  // (x/2)^-mu
