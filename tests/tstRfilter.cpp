@@ -32,6 +32,18 @@ std::vector<double> reference_filter(const std::vector<double>& input, double si
   return s;
 }
 
+// The filter as a matrix, (i, j) at [i * n + j]: reference_filter of the unit vectors.
+std::vector<double> reference_matrix(int n, double sigma, int K) {
+  std::vector<double> matrix(static_cast<std::size_t>(n) * n);
+  for (int j = 0; j < n; ++j) {
+    std::vector<double> unit(n, 0.0);
+    unit[j] = 1;
+    const auto column = reference_filter(unit, sigma, K);
+    for (int i = 0; i < n; ++i) matrix[i * n + j] = column[i];
+  }
+  return matrix;
+}
+
 template <class Space>
 class Rfilter : public ::testing::Test {};
 TYPED_TEST_SUITE(Rfilter, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
@@ -207,37 +219,47 @@ TYPED_TEST(Rfilter, ChunkedWithOneChunkAndNoOverlapIsUnsplit) {
   for (int j = 0; j < n; ++j) ASSERT_NEAR(h(j), u(j), 1e-14);
 }
 
-// The GPU path (several threads per line, details/team_sweeps.hpp) on every space, with as
-// many threads per line as the space's teams allow (up to 3: a short last piece included).
+// The GPU path (a thread per piece of a line, details/team_sweeps.hpp) on every space, with
+// pieces of 4 entries so that short lines already need several threads (a short last piece
+// included), one or two lines per team, the filter and its adjoint (the transposed matrix).
 template <class Space>
 void check_team_sweeps() {
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Sweeps = rf::Details::TeamSweeps<Member, Scratch, 4>;
   const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {}, Kokkos::ParallelForTag());
-  for (int n : {5, 21, 40, 256}) {
-    const auto input = pk::test::random_host_vector(n);
-    const std::vector<double> line(input.data(), input.data() + n);
-    const auto expected = reference_filter(line, 2.5, 4);
-    const auto c = rf::make_coefficients(2.5, 4);
-    for (int chunks = 1; chunks <= std::min(3, most); ++chunks) {
-      auto data = pk::test::to_space(Space{}, input);
-      const std::size_t bytes = Scratch::shmem_size(n) + Scratch::shmem_size(chunks);
-      Kokkos::parallel_for(
-          "pk::test::rfilter::team_sweeps",
-          Policy(Space{}, 1, chunks).set_scratch_size(0, Kokkos::PerTeam(bytes)),
-          KOKKOS_LAMBDA(const Member& team) {
-            Scratch tile(team.team_scratch(0), n), ends(team.team_scratch(0), chunks);
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int j) { tile(j) = data(j); });
-            team.team_barrier();
-            rf::Details::TeamSweeps<Member, Scratch>{team, tile, ends, n, 1, 1, 1, chunks, c.alpha, c.beta}.filter(
-                c.iterations, false);
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int j) { data(j) = tile(j); });
-          });
-      const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
-      for (int j = 0; j < n; ++j) ASSERT_NEAR(got(j), expected[j], 1e-14) << "n " << n << " chunks " << chunks;
-    }
-  }
+  const auto c = rf::make_coefficients(2.5, 4);
+  int runs = 0;
+  for (int n : {3, 5, 8, 21, 40})
+    for (int lines = 1; lines <= 2; ++lines)
+      for (const bool adjoint : {false, true}) {
+        const int threads = lines * Sweeps::pieces(n), stride = lines;
+        if (threads > most) continue;
+        const auto input = pk::test::random_host_vector(n * lines);
+        auto data = pk::test::to_space(Space{}, input);  // entry (j, l) at j * lines + l
+        const std::size_t bytes = Scratch::shmem_size(n * lines) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
+        Kokkos::parallel_for(
+            "pk::test::rfilter::team_sweeps", Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+            KOKKOS_LAMBDA(const Member& team) {
+              Scratch tile(team.team_scratch(0), n * lines), ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { tile(i) = data(i); });
+              team.team_barrier();
+              Sweeps{team, tile, ends, n, lines, stride, lines, c.alpha, c.beta}.filter(c.iterations, adjoint);
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { data(i) = tile(i); });
+            });
+        const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
+        const auto matrix = reference_matrix(n, 2.5, 4);
+        for (int l = 0; l < lines; ++l)
+          for (int i = 0; i < n; ++i) {
+            double expected = 0;
+            for (int j = 0; j < n; ++j)
+              expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * input[j * lines + l];
+            ASSERT_NEAR(got(i * lines + l), expected, 1e-14) << "n " << n << " lines " << lines << " adjoint " << adjoint;
+          }
+        ++runs;
+      }
+  EXPECT_GT(runs, 0) << "no team of 2 threads on this space";
 }
 
 TYPED_TEST(Rfilter, TeamSweepsMatchTheSerialFilter) { check_team_sweeps<TypeParam>(); }

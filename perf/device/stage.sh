@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -x build/cuda/perf/pk-bench ] || { echo "stage: build the cuda preset first (./pk test)" >&2; exit 1; }
 rm -rf build/device && mkdir -p build/device/lib
-cp build/cuda/apps/pk-info build/cuda/apps/pk-gbees build/cuda/apps/pk-matern build/cuda/perf/pk-bench \
+cp build/cuda/apps/pk-info build/cuda/apps/pk-gbees build/cuda/apps/pk-lbm build/cuda/apps/pk-matern build/cuda/perf/pk-bench \
    build/cuda/perf/pk-besselk-accuracy build/cuda/tests/pk-tests build/cuda/tests/pk-tests-besselk build/device/
 for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libgsl.so.27 libgslcblas.so.0 libnlopt.so.0; do
   cp -L "$(ldconfig -p | awk -v l=$lib '$1 == l {print $NF; exit}')" build/device/lib/

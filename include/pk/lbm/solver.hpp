@@ -314,10 +314,12 @@ class Solver {
   // 416-thread blocks of 78 registers: one block per SM, 20 % occupancy (Nsight Compute).
   // Blocks of at most 128 threads, at least 6 per SM, cap registers at 85: fp32 A-A went
   // from 0.75 to 0.80 of the roofline, while the same bound cost fp64 A-A (0.89 -> 0.83)
-  // and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. Host spaces ignore the bound.
+  // and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. At 6 per SM the odd step still
+  // took 80 registers (37.5 % occupancy, 2.27 TB/s against the even step's 2.78); 8 per SM
+  // caps it at 64 without spills and fp32 A-A reaches 0.87. Host spaces ignore the bound.
   static constexpr bool bounded_steps = std::is_same_v<Real, float>;
   using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
-                                        Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 6 : 0>>;
+                                        Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
   AaPolicy aa_policy() const { return AaPolicy(space_, 0, static_cast<int>(geometry_.cell_count())); }
   Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> field_buffer() const {
     return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(

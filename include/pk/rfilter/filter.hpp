@@ -36,9 +36,8 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
 
 // Lines per team of the scratch kernel: a 16-wide tile is one 128-byte segment of doubles.
 constexpr int max_tile_lines = 16;
-// GPU teams: up to this many threads, each piece of a line at least min_piece entries long.
+// GPU teams: up to this many threads, one per piece of TeamSweeps::piece entries.
 constexpr int max_team_threads = 256;
-constexpr int min_piece = 8;
 // Global <-> scratch copies: entries in flight per thread.
 constexpr int copy_batch = 4;
 
@@ -53,29 +52,29 @@ constexpr bool is_host_space() {
 template <class Space, class Field3>
 void filter_lines_in_scratch(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                              const Coefficients& c, bool adjoint, int tile) {
-  // Unbounded, this kernel took 107 registers per thread on the H100: two 256-thread teams
-  // per SM (Nsight Compute). Four teams per SM cap it at 64; scratch allows five.
-  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, 4>>;
+  // Two teams per SM allow 128 registers, so the 16 entries of each thread's piece stay in
+  // registers. On the H100 (256^3, K = 4) pieces of 8 under a 64- or 80-register cap ran
+  // 5-13 % slower.
+  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, 2>>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Offsets = Kokkos::View<long*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Sweeps = TeamSweeps<Member, Scratch>;
   const int n = g.length, stride = tile + 1;
   const long teams = (g.lines + tile - 1) / tile;
-  int chunks = n / min_piece;
-  chunks = chunks < 1 ? 1 : (chunks > max_team_threads / tile ? max_team_threads / tile : chunks);
-  if (is_host_space<Space>()) chunks = 1;
-  const int team_size = is_host_space<Space>() ? 1 : tile * chunks;
+  const bool host = is_host_space<Space>();
+  const int team_size = host ? 1 : tile * Sweeps::pieces(n);
+  const int ends_size = host ? 0 : Sweeps::ends_size(n, tile);
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
-  const size_t scratch_bytes =
-      Scratch::shmem_size(static_cast<size_t>(n) * stride) + Scratch::shmem_size(static_cast<size_t>(tile) * chunks) +
-      Offsets::shmem_size(tile);
+  const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(n) * stride) +
+                               Scratch::shmem_size(static_cast<size_t>(ends_size)) + Offsets::shmem_size(tile);
   const Policy policy =
       Policy(space, static_cast<int>(teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_in_scratch", policy, KOKKOS_LAMBDA(const Member& team) {
         Scratch staged(team.team_scratch(0), static_cast<size_t>(n) * stride);
-        Scratch ends(team.team_scratch(0), static_cast<size_t>(tile) * chunks);
+        Scratch ends(team.team_scratch(0), static_cast<size_t>(ends_size));
         Offsets line_start(team.team_scratch(0), tile);
         const long first = static_cast<long>(team.league_rank()) * tile;
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
@@ -115,8 +114,8 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
         team.team_barrier();
         if (team.team_size() == 1) {  // a CPU thread: all lines at once, vectorised across lines
           filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
-        } else {  // a GPU team: `chunks` threads per line (ends with a barrier)
-          TeamSweeps<Member, Scratch>{team, staged, ends, n, count, stride, tile, chunks, alpha, beta}.filter(iterations, adjoint);
+        } else {  // a GPU team: one thread per piece of each line (ends with a barrier)
+          Sweeps{team, staged, ends, n, count, stride, tile, alpha, beta}.filter(iterations, adjoint);
         }
         copy(false);
       });
@@ -143,16 +142,23 @@ void filter_lines_in_place(const Space& space, const Field3& field, const LineGe
       });
 }
 
-// Lines per scratch tile for lines of length n on this space, 0 when a useful tile does not fit.
+// Lines per scratch tile for lines of length n on this space, 0 when the lines do not fit.
+// A GPU team holds every piece of its lines in registers (TeamSweeps), so a tile also
+// needs a thread per piece.
 template <class Space>
 int scratch_tile_lines(const Space& space, int n) {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  using Sweeps = TeamSweeps<Member, Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>>;
   const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
   const long budget = probe.scratch_size_max(0);
-  // Room for a tile of lines (plus one padding column) and the pieces' end states.
-  const long ends_bytes = static_cast<long>(max_team_threads + max_tile_lines) * static_cast<long>(sizeof(double));
-  const long fits = (budget - ends_bytes) / (static_cast<long>(n) * static_cast<long>(sizeof(double))) - 1;
-  const int tile = static_cast<int>(fits < max_tile_lines ? fits : max_tile_lines);
-  return tile >= 4 ? tile : 0;
+  // Room for a tile of lines (plus one padding column), their start offsets and the pieces' ends.
+  const long pieces = is_host_space<Space>() ? 0 : Sweeps::pieces(n);
+  const long per_line = (static_cast<long>(n) + 1 + 2 * pieces) * static_cast<long>(sizeof(double));
+  const long alignment_slack = 3 * 64;  // shmem_size pads each of the three scratch views
+  const long fits = (budget - alignment_slack - static_cast<long>(n) * static_cast<long>(sizeof(double))) / per_line;
+  long tile = fits < max_tile_lines ? fits : max_tile_lines;
+  if (pieces > 0 && tile > max_team_threads / pieces) tile = max_team_threads / pieces;
+  return tile >= 1 ? static_cast<int>(tile) : 0;
 }
 
 }  // namespace Details
