@@ -44,6 +44,7 @@ struct Options {
   int prune_interval = 20;
   std::string measurement_file;
   bool no_measurements = false;
+  bool paper_back_faces = false;
   int snapshots = 6;
   std::int64_t mc_samples = 0;
   bool convergence = false;
@@ -75,6 +76,7 @@ Parameters build_parameters(const Options& o, int n) {
   if (o.end_time != -1) p.end_time = o.end_time;
   p.epsilon = o.epsilon;
   p.prune_interval = o.prune_interval;
+  p.back_face_outflow = !o.paper_back_faces;
   p.initial_extent = o.initial_extent;
   pk::require(o.max_cells >= 0 && o.max_cells < 2e9, "--max-cells " + fixed(o.max_cells, 0) + ": must lie in [0, 2e9)");
   p.max_cells = static_cast<std::size_t>(o.max_cells);
@@ -323,6 +325,8 @@ int main(int argc, char** argv) {
     cli.add_option("--end-time", o.end_time, "final time (default: the paper's)");
     cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
     cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
+    cli.add_flag("--paper-back-faces", o.paper_back_faces,
+                 "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");
     cli.add_option("--snapshots", o.snapshots, "equally spaced snapshot intervals (plus measurement times)");
     cli.add_option("--mc-samples", o.mc_samples, "Monte Carlo samples for the BC curve (0: off)");
     cli.add_flag("--convergence", o.convergence, "also run the epsilon convergence study (sec. 5.2.2)");

@@ -26,6 +26,9 @@ struct Parameters {
   double threshold = 5e-6;           // p*: cells above grow, cells below may be pruned
   double epsilon = 1.0;              // dt = epsilon * CFL limit (sec. 5.2.2)
   int prune_interval = 20;           // steps between prunes
+  // A backward face with no cell behind it lets outflow (f_j < 0) leave the grid. false:
+  // the paper's codes' rule, under which such a face carries no flux at all.
+  bool back_face_outflow = true;
   double initial_extent = 3.0;       // initial box: +-round(extent * std / h) cells per axis
   double end_time = 1.0;
   std::vector<Measurement> measurements;  // increasing times in (0, end_time]

@@ -225,6 +225,7 @@ struct Update {
   typename Grid::NeighbourView neighbour;
   typename Grid::FluxView flux;
   double dt;
+  bool back_face_outflow;
 
   KOKKOS_INLINE_FUNCTION void init(double* v) const { v[0] = v[1] = v[2] = 0; }
   KOKKOS_INLINE_FUNCTION void join(double* dst, const double* src) const {
@@ -243,7 +244,7 @@ struct Update {
       const std::int32_t back = neighbour(c, j);
       if (back >= 0) {
         change += ratio * flux(back, j);
-      } else {  // open backward face with nothing behind it: only outflow (f_j < 0) crosses
+      } else if (back_face_outflow) {  // open backward face, nothing behind: only outflow (f_j < 0) crosses
         double ix[max_dimension];
         cell_index(g, key(c), ix);
         const double out = ratio * negative_part(face_velocity(model, g, ix, j, j, -1.0)) * pc;
@@ -433,7 +434,8 @@ class Solver {
     Kokkos::parallel_for("pk::gbees::advect::corner_transport", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
                          Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, dt});
     Kokkos::parallel_reduce("pk::gbees::advect::update", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
-                            Details::Update<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, dt}, sums_);
+                            Details::Update<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, dt,
+                                                         parameters_.back_face_outflow}, sums_);
     scale_by_total();
   }
 
