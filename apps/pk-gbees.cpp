@@ -233,6 +233,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["pruned_probability"] = st.pruned_probability;
   j["clipped_probability"] = st.clipped_probability;
   j["outflow_probability"] = st.outflow_probability;
+  j["back_face_outflow"] = p.back_face_outflow;
   j["map_rehashes"] = st.map_rehashes;
   nlohmann::json curve = nlohmann::json::array();
   for (const Snapshot& s : r.snapshots) {
