@@ -36,7 +36,7 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
 
 // Lines per team of the scratch kernel: a 16-wide tile is one 128-byte segment of doubles.
 constexpr int max_tile_lines = 16;
-// GPU teams: up to this many threads, one per piece of TeamSweeps::piece entries.
+// GPU teams: up to this many threads, one per piece of a line (TeamSweeps).
 constexpr int max_team_threads = 256;
 // Global <-> scratch copies: entries in flight per thread.
 constexpr int copy_batch = 4;
