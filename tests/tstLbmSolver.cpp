@@ -33,7 +33,7 @@ double total_mass(const HostFields& f) { return std::accumulate(f.density.begin(
 // A geometry that exercises every boundary rule: a channel along x with pressure inlet and
 // outlet, walls in y, periodic in z, and a solid block inside.
 Geometry mixed_geometry() {
-  Geometry g(12, 9, 5, {false, false, true});
+  Geometry g(40, 9, 5, {false, false, true});  // rows long enough for full host SIMD runs
   for (int z = 0; z < g.nz(); ++z)
     for (int y = 0; y < g.ny(); ++y)
       for (int x = 0; x < g.nx(); ++x) {

@@ -316,7 +316,7 @@ class Solver {
   // from 0.75 to 0.80 of the roofline, while the same bound cost fp64 A-A (0.89 -> 0.83)
   // and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. At 6 per SM the odd step still
   // took 80 registers (37.5 % occupancy, 2.27 TB/s against the even step's 2.78); 8 per SM
-  // caps it at 64 without spills and fp32 A-A reaches 0.86-0.87. Host spaces ignore the bound.
+  // caps it at 64 without spills and fp32 A-A reaches 0.86-0.87.
   static constexpr bool bounded_steps = std::is_same_v<Real, float>;
   using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
                                         Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
@@ -332,24 +332,31 @@ class Solver {
 
   void step() {
     using details::Kernel;
-    const Real omega = static_cast<Real>(1.0 / parameters_.tau);
-    const Real inlet = static_cast<Real>(parameters_.inlet_density - 1.0);
-    const Real outlet = static_cast<Real>(parameters_.outlet_density - 1.0);
     if (parameters_.streaming == Streaming::ab) {
-      Kokkos::parallel_for("pk::lbm::ab::stream_collide", policy(),
-                           details::StreamCollide<ExecutionSpace, Real, Kernel::ab_stream_collide>{
-                               f_, f_next_, grid_, omega, inlet, outlet});
+      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_);
       std::swap(f_, f_next_);
     } else if (steps_ % 2 == 0) {  // the paper's A-A:1
-      Kokkos::parallel_for(
-          "pk::lbm::aa::collide", aa_policy(),
-          details::StreamCollide<ExecutionSpace, Real, Kernel::aa_collide>{f_, f_, grid_, omega, inlet, outlet});
+      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_);
     } else {  // A-A:2
-      Kokkos::parallel_for("pk::lbm::aa::stream_collide_stream", aa_policy(),
-                           details::StreamCollide<ExecutionSpace, Real, Kernel::aa_stream_collide_stream>{
-                               f_, f_, grid_, omega, inlet, outlet});
+      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_);
     }
     ++steps_;
+  }
+
+  template <details::Kernel kernel>
+  void launch(const char* label, const Distributions& source, const Distributions& target) const {
+    const details::StreamCollide<ExecutionSpace, Real, kernel> cells{
+        source, target, grid_, static_cast<Real>(1.0 / parameters_.tau),
+        static_cast<Real>(parameters_.inlet_density - 1.0), static_cast<Real>(parameters_.outlet_density - 1.0)};
+    if constexpr (details::runs_rows<ExecutionSpace>) {
+      const int rows = geometry_.ny() * geometry_.nz();
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0, rows),
+                           details::StreamCollideRows<ExecutionSpace, Real, kernel>{cells});
+    } else if constexpr (kernel == details::Kernel::ab_stream_collide) {
+      Kokkos::parallel_for(label, policy(), cells);
+    } else {
+      Kokkos::parallel_for(label, aa_policy(), cells);
+    }
   }
 
   ExecutionSpace space_;

@@ -79,6 +79,8 @@ class Portablekernels(CMakePackage, CudaPackage):
             self.define_from_variant("PK_ENABLE_CUDA", "cuda"),
             self.define("PK_ENABLE_TESTS", self.run_tests),
             self.define("PK_ENABLE_BENCHMARKS", True),
+            # Spack's compiler wrappers already pass the target's -march.
+            self.define("PK_HOST_ARCH", ""),
         ]
         if spec.satisfies("+cuda"):
             # nvcc_wrapper (or the compiler Kokkos was built with), as Kokkos consumers do.
