@@ -46,7 +46,7 @@ constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
 }
 
-// Team = a tile of up to `tile` lines, staged in scratch as tile(l, j) at j*(tile+1)+l:
+// GPU team = a tile of up to `tile` lines, staged in scratch as tile(l, j) at j*(tile+1)+l:
 // threads on consecutive lines read consecutive words, and the +1 keeps the load/store
 // phase (consecutive j when lines are contiguous) free of bank conflicts.
 template <class Space, class Field3>
@@ -62,9 +62,8 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
   using Sweeps = TeamSweeps<Member, Scratch>;
   const int n = g.length, stride = tile + 1;
   const long teams = (g.lines + tile - 1) / tile;
-  const bool host = is_host_space<Space>();
-  const int team_size = host ? 1 : tile * Sweeps::pieces(n);
-  const int ends_size = host ? 0 : Sweeps::ends_size(n, tile);
+  const int team_size = tile * Sweeps::pieces(n);
+  const int ends_size = Sweeps::ends_size(n, tile);
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
   const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(n) * stride) +
@@ -112,11 +111,7 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
         };
         copy(true);
         team.team_barrier();
-        if (team.team_size() == 1) {  // a CPU thread: all lines at once, vectorised across lines
-          filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
-        } else {  // a GPU team: one thread per piece of each line (ends with a barrier)
-          Sweeps{team, staged, ends, n, count, stride, tile, alpha, beta}.filter(iterations, adjoint);
-        }
+        Sweeps{team, staged, ends, n, count, stride, tile, alpha, beta}.filter(iterations, adjoint);  // ends with a barrier
         copy(false);
       });
 }
@@ -142,6 +137,66 @@ void filter_lines_in_place(const Space& space, const Field3& field, const LineGe
       });
 }
 
+// CPU threads: a work item stages a tile of host_tile_lines lines in its level-1 scratch as
+// tile(j, l) at j * host_tile_lines + l and filters them in lockstep, vectorised across
+// lines. Plain loops copy the tile: lines side by side in memory (an axis other than the
+// contiguous one) copy as one contiguous run per entry j; others line by line.
+constexpr int host_tile_lines = 32;
+
+template <class Space, class Field3>
+void filter_lines_on_host(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                          const Coefficients& c, bool adjoint) {
+  using Policy = Kokkos::TeamPolicy<Space>;
+  using Member = typename Policy::member_type;
+  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  constexpr int tile = host_tile_lines;
+  const int n = g.length;
+  const long teams = (g.lines + tile - 1) / tile;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  const long axis_step = g.step[g.axis];
+  double* const data = field.data();
+  const size_t entries = static_cast<size_t>(n) * tile;
+  const Policy policy =
+      Policy(space, static_cast<int>(teams), 1).set_scratch_size(1, Kokkos::PerTeam(Scratch::shmem_size(entries)));
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_on_host", policy, KOKKOS_LAMBDA(const Member& team) {
+        double* const t = Scratch(team.team_scratch(1), entries).data();
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        const long start = g.offset(first);
+        const bool side_by_side = !g.axis_is_contiguous && g.offset(first + count - 1) - start == count - 1;
+        if (side_by_side) {
+          for (int j = 0; j < n; ++j)
+            for (int l = 0; l < count; ++l) t[static_cast<size_t>(j) * tile + l] = data[start + j * axis_step + l];
+        } else {
+          for (int l = 0; l < count; ++l) {
+            const long line = g.offset(first + l);
+            for (int j = 0; j < n; ++j) t[static_cast<size_t>(j) * tile + l] = data[line + j * axis_step];
+          }
+        }
+        for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
+          for (int l = count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
+        filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint);
+        if (side_by_side) {
+          for (int j = 0; j < n; ++j)
+            for (int l = 0; l < count; ++l) data[start + j * axis_step + l] = t[static_cast<size_t>(j) * tile + l];
+        } else {
+          for (int l = 0; l < count; ++l) {
+            const long line = g.offset(first + l);
+            for (int j = 0; j < n; ++j) data[line + j * axis_step] = t[static_cast<size_t>(j) * tile + l];
+          }
+        }
+      });
+}
+
+// Whether a host tile of lines of length n fits the level-1 scratch.
+template <class Space>
+bool fits_host_tile(const Space& space, int n) {
+  const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(1) - 64;  // less shmem_size's padding
+  return static_cast<long>(n) * host_tile_lines * static_cast<long>(sizeof(double)) <= budget;
+}
+
 // Lines per scratch tile for lines of length n on this space, 0 when the lines do not fit.
 // A GPU team holds every piece of its lines in registers (TeamSweeps), so a tile also
 // needs a thread per piece.
@@ -152,12 +207,12 @@ int scratch_tile_lines(const Space& space, int n) {
   const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
   const long budget = probe.scratch_size_max(0);
   // Room for a tile of lines (plus one padding column), their start offsets and the pieces' ends.
-  const long pieces = is_host_space<Space>() ? 0 : Sweeps::pieces(n);
+  const long pieces = Sweeps::pieces(n);
   const long per_line = (static_cast<long>(n) + 1 + 2 * pieces) * static_cast<long>(sizeof(double));
   const long alignment_slack = 3 * 64;  // shmem_size pads each of the three scratch views
   const long fits = (budget - alignment_slack - static_cast<long>(n) * static_cast<long>(sizeof(double))) / per_line;
   long tile = fits < max_tile_lines ? fits : max_tile_lines;
-  if (pieces > 0 && tile > max_team_threads / pieces) tile = max_team_threads / pieces;
+  if (tile > max_team_threads / pieces) tile = max_team_threads / pieces;
   return tile >= 1 ? static_cast<int>(tile) : 0;
 }
 
@@ -178,11 +233,18 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
   const auto geometry = Details::line_geometry(field3, axis);
   if (geometry.lines == 0 || geometry.length == 0) return;
   const bool adjoint = transpose == Transpose::yes;
-  const int tile = Details::scratch_tile_lines(space, geometry.length);
-  if (tile > 0)
-    Details::filter_lines_in_scratch(space, field3, geometry, c, adjoint, tile);
-  else
-    Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+  if constexpr (Details::is_host_space<Space>()) {
+    if (Details::fits_host_tile(space, geometry.length))
+      Details::filter_lines_on_host(space, field3, geometry, c, adjoint);
+    else
+      Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+  } else {
+    const int tile = Details::scratch_tile_lines(space, geometry.length);
+    if (tile > 0)
+      Details::filter_lines_in_scratch(space, field3, geometry, c, adjoint, tile);
+    else
+      Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+  }
 }
 
 // Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients

@@ -49,37 +49,38 @@ KOKKOS_INLINE_FUNCTION void filter_line_adjoint(const Line& line, int n, double 
   }
 }
 
-// The same recurrences for `count` lines side by side, entry (j, l) at tile(j * stride + l):
-// the inner loop runs across lines, so a single CPU thread vectorises it instead of
-// waiting on one line's dependency chain. Results equal filter_line / filter_line_adjoint.
-template <class Tile>
-KOKKOS_INLINE_FUNCTION void filter_lines_lockstep(const Tile& tile, int n, int count, int stride, double alpha,
-                                                  double beta, int iterations, bool adjoint) {
+// The same recurrences for Width lines side by side, entry (j, l) at tile[j * Width + l]:
+// the loops across the lines vectorise, and each line's running state stays in a register
+// while the sweep steps along j. Results equal filter_line / filter_line_adjoint.
+template <int Width>
+KOKKOS_INLINE_FUNCTION void filter_lines_lockstep(double* tile, int n, double alpha, double beta, int iterations,
+                                                  bool adjoint) {
   const double end = 1.0 / (1.0 + alpha);
+  auto row = [&](int j) { return tile + static_cast<long>(j) * Width; };
   auto scale_row = [&](int j, double factor) {
-    for (int l = 0; l < count; ++l) tile(j * stride + l) *= factor;
+    for (int l = 0; l < Width; ++l) row(j)[l] *= factor;
   };
-  auto advance = [&] {
-    for (int j = 1; j < n; ++j)
-      for (int l = 0; l < count; ++l) tile(j * stride + l) = beta * tile(j * stride + l) + alpha * tile((j - 1) * stride + l);
-  };
-  auto back = [&] {
-    for (int j = n - 2; j >= 0; --j)
-      for (int l = 0; l < count; ++l) tile(j * stride + l) = beta * tile(j * stride + l) + alpha * tile((j + 1) * stride + l);
+  auto sweep = [&](int from, int to, int step) {
+    double y[Width];
+    for (int l = 0; l < Width; ++l) y[l] = row(from)[l];
+    for (int j = from + step; j != to + step; j += step) {
+      double* entries = row(j);
+      for (int l = 0; l < Width; ++l) entries[l] = y[l] = beta * entries[l] + alpha * y[l];
+    }
   };
   if (!adjoint) {
     for (int k = 1; k <= iterations; ++k) {
       scale_row(0, k == 1 ? beta : end);
-      advance();
+      sweep(0, n - 1, 1);  // advancing, eq. (6)
       scale_row(n - 1, end);
-      back();
+      sweep(n - 1, 0, -1);  // backing, eq. (7)
     }
   } else {
     for (int k = iterations; k >= 1; --k) {
       scale_row(0, beta);
-      advance();
+      sweep(0, n - 1, 1);
       scale_row(n - 1, end);  // end / beta closes backing^T, beta opens advancing^T
-      back();
+      sweep(n - 1, 0, -1);
       scale_row(0, (k == 1 ? beta : end) / beta);
     }
   }
