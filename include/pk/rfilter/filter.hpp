@@ -1,9 +1,9 @@
 #pragma once
 // The K-iterated Gaussian recursive filter (Algorithm 1) along one axis of a 1-D, 2-D or
-// 3-D field, every line at once, in place. Lines short enough to fit a team's scratch
-// memory are filtered there (one global read and write per entry whatever K is); longer
-// lines run in place in global memory, one thread per line (see chunked_filter.hpp for
-// splitting long lines across threads).
+// 3-D field, every line at once, in place. Lines short enough for a team are filtered in
+// its scratch memory or, on a GPU, its threads' registers (one global read and write per
+// entry whatever K is); longer lines run in place in global memory, one thread per line
+// (see chunked_filter.hpp for splitting long lines across threads).
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
 #include <pk/rfilter/details/lines.hpp>
@@ -46,23 +46,36 @@ constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
 }
 
+// Teams of a tile of lines (the launch bounds matter to GPUs only). Two teams of
+// max_team_threads per SM allow 128 registers, so the 16 entries of each thread's piece
+// stay in registers. On the H100 (256^3, K = 4) pieces of 8 under a 64- or 80-register cap
+// ran 5-13 % slower.
+template <class Space>
+using TilePolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, 2>>;
+
+// Whether a team stages its tile of lines in scratch. A CPU thread filters all its lines at
+// once there. A GPU team stages lines that run along the contiguous axis, which turns their
+// loads and stores into whole segments; other lines its threads read straight into
+// registers (filter_lines_in_registers).
+template <class Space>
+bool stages_tile(bool axis_is_contiguous) {
+  return is_host_space<Space>() || axis_is_contiguous;
+}
+
 // Team = a tile of up to `tile` lines, staged in scratch as tile(l, j) at j*(tile+1)+l:
 // threads on consecutive lines read consecutive words, and the +1 keeps the load/store
 // phase (consecutive j when lines are contiguous) free of bank conflicts.
 template <class Space, class Field3>
 void filter_lines_in_scratch(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                              const Coefficients& c, bool adjoint, int tile) {
-  // Two teams per SM allow 128 registers, so the 16 entries of each thread's piece stay in
-  // registers. On the H100 (256^3, K = 4) pieces of 8 under a 64- or 80-register cap ran
-  // 5-13 % slower.
-  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, 2>>;
+  using Policy = TilePolicy<Space>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Offsets = Kokkos::View<long*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Sweeps = TeamSweeps<Member, Scratch>;
+  constexpr bool host = is_host_space<Space>();
   const int n = g.length, stride = tile + 1;
   const long teams = (g.lines + tile - 1) / tile;
-  const bool host = is_host_space<Space>();
   const int team_size = host ? 1 : tile * Sweeps::pieces(n);
   const int ends_size = host ? 0 : Sweeps::ends_size(n, tile);
   const double alpha = c.alpha, beta = c.beta;
@@ -71,6 +84,7 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
                                Scratch::shmem_size(static_cast<size_t>(ends_size)) + Offsets::shmem_size(tile);
   const Policy policy =
       Policy(space, static_cast<int>(teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  double* const data = field.data();
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_in_scratch", policy, KOKKOS_LAMBDA(const Member& team) {
         Scratch staged(team.team_scratch(0), static_cast<size_t>(n) * stride);
@@ -82,8 +96,6 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
         team.team_barrier();
         // Copies in memory order (along j when lines are contiguous, else across lines),
         // copy_batch loads or stores in flight per thread, (l, j) stepped without division.
-        double* const data = field.data();
-        const long axis_step = g.step[g.axis];
         auto copy = [&](bool load) {
           const int total = count * n, threads = team.team_size();
           const int inner = g.axis_is_contiguous ? n : count;
@@ -94,7 +106,7 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
             int local[copy_batch], m = 0;
             for (; m < copy_batch && flat < total; ++m, flat += threads) {
               const int l = g.axis_is_contiguous ? o : i, j = g.axis_is_contiguous ? i : o;
-              global[m] = line_start(l) + j * axis_step;
+              global[m] = line_start(l) + j * g.axis_step;
               local[m] = j * stride + l;
               i += inner_step;
               o += outer_step;
@@ -112,12 +124,47 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
         };
         copy(true);
         team.team_barrier();
-        if (team.team_size() == 1) {  // a CPU thread: all lines at once, vectorised across lines
+        if (host) {  // a CPU thread: all lines at once, vectorised across lines
           filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
-        } else {  // a GPU team: one thread per piece of each line (ends with a barrier)
-          Sweeps{team, staged, ends, n, count, stride, tile, alpha, beta}.filter(iterations, adjoint);
+        } else {  // a GPU team: one thread per piece of each line
+          const Sweeps sweeps{team, ends, n, count, tile, alpha, beta};
+          const int l = sweeps.line();
+          sweeps.filter([&](int j) -> double& { return staged(static_cast<size_t>(j) * stride + l); }, iterations,
+                        adjoint);
+          team.team_barrier();
         }
         copy(false);
+      });
+}
+
+// GPU teams for lines that do not run along the contiguous axis: each thread reads its piece
+// straight from global memory into registers, every entry in flight at once, and writes it
+// back; only the pieces' ends pass through scratch. A warp's threads hold consecutive lines
+// (TeamSweeps), which lie at consecutive addresses, so each access reads whole sectors.
+template <class Space, class Field3>
+void filter_lines_in_registers(const Space& space, const Field3& field,
+                               const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
+                               int tile) {
+  using Policy = TilePolicy<Space>;
+  using Member = typename Policy::member_type;
+  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Sweeps = TeamSweeps<Member, Scratch>;
+  const int n = g.length, ends_size = Sweeps::ends_size(n, tile);
+  const long teams = (g.lines + tile - 1) / tile;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  const Policy policy = Policy(space, static_cast<int>(teams), tile * Sweeps::pieces(n))
+                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(static_cast<size_t>(ends_size))));
+  double* const data = field.data();
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_in_registers", policy, KOKKOS_LAMBDA(const Member& team) {
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        const Sweeps sweeps{team, Scratch(team.team_scratch(0), static_cast<size_t>(ends_size)), n, count, tile, alpha,
+                            beta};
+        const int l = sweeps.line();
+        double* const line = data + (l < count ? g.offset(first + l) : 0);
+        sweeps.filter([&](int j) -> double& { return line[j * g.axis_step]; }, iterations, adjoint);
       });
 }
 
@@ -142,22 +189,25 @@ void filter_lines_in_place(const Space& space, const Field3& field, const LineGe
       });
 }
 
-// Lines per scratch tile for lines of length n on this space, 0 when the lines do not fit.
-// A GPU team holds every piece of its lines in registers (TeamSweeps), so a tile also
-// needs a thread per piece.
+// Lines per team for lines of length n on this space, 0 when the lines do not fit. A GPU
+// team holds every piece of its lines in registers (TeamSweeps), so a tile also needs a
+// thread per piece; only a staged tile (stages_tile) needs room for its lines in scratch.
 template <class Space>
-int scratch_tile_lines(const Space& space, int n) {
+int scratch_tile_lines(const Space& space, int n, bool staged) {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   using Sweeps = TeamSweeps<Member, Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>>;
   const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
   const long budget = probe.scratch_size_max(0);
-  // Room for a tile of lines (plus one padding column), their start offsets and the pieces' ends.
-  const long pieces = is_host_space<Space>() ? 0 : Sweeps::pieces(n);
-  const long per_line = (static_cast<long>(n) + 1 + 2 * pieces) * static_cast<long>(sizeof(double));
+  long pieces = 0;  // (not a constant on the host, where nvcc would warn of the division below)
+  if (!is_host_space<Space>()) pieces = Sweeps::pieces(n);
+  // Per line: its staged entries and start offset, its pieces' ends (two buffers); per
+  // staged tile: one padding column.
+  const long word = sizeof(double), per_line = ((staged ? n + 1 : 0) + 2 * pieces) * word;
+  const long padding = staged ? n * word : 0;
   const long alignment_slack = 3 * 64;  // shmem_size pads each of the three scratch views
-  const long fits = (budget - alignment_slack - static_cast<long>(n) * static_cast<long>(sizeof(double))) / per_line;
+  const long fits = (budget - alignment_slack - padding) / per_line;
   long tile = fits < max_tile_lines ? fits : max_tile_lines;
-  if (pieces > 0 && tile > max_team_threads / pieces) tile = max_team_threads / pieces;
+  if (pieces > 0) tile = tile * pieces <= max_team_threads ? tile : max_team_threads / pieces;
   return tile >= 1 ? static_cast<int>(tile) : 0;
 }
 
@@ -178,11 +228,14 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
   const auto geometry = Details::line_geometry(field3, axis);
   if (geometry.lines == 0 || geometry.length == 0) return;
   const bool adjoint = transpose == Transpose::yes;
-  const int tile = Details::scratch_tile_lines(space, geometry.length);
-  if (tile > 0)
+  const bool staged = Details::stages_tile<Space>(geometry.axis_is_contiguous);
+  const int tile = Details::scratch_tile_lines(space, geometry.length, staged);
+  if (tile == 0)
+    Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+  else if (staged)
     Details::filter_lines_in_scratch(space, field3, geometry, c, adjoint, tile);
   else
-    Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+    Details::filter_lines_in_registers(space, field3, geometry, c, adjoint, tile);
 }
 
 // Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients
