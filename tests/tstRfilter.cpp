@@ -281,6 +281,53 @@ void check_team_sweeps() {
 
 TYPED_TEST(Rfilter, TeamSweepsMatchTheSerialFilter) { check_team_sweeps<TypeParam>(); }
 
+// The GPU kernels (filter_lines_staged for lines along the contiguous axis,
+// filter_lines_in_registers for the others) on every space, with tiles that a team of this
+// space can hold: one piece or several, a short last piece, a partial last tile, the filter
+// and its adjoint (the transposed matrix), line by line.
+template <class Space>
+void check_gpu_kernels() {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
+  const int most = Kokkos::TeamPolicy<Space>(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {},
+                                                                          Kokkos::ParallelForTag());
+  const auto c = rf::make_coefficients(2.5, 3);
+  const int lines = 7;  // a partial last tile for tiles of 2 and 4 lines
+  int runs = 0;
+  for (int n : {5, 16, 21, 40, 300}) {
+    const auto matrix = reference_matrix(n, 2.5, 3);
+    for (int tile : {1, 2, 4})
+      for (int axis : {0, 1})  // LayoutLeft: axis 0 contiguous
+        for (const bool adjoint : {false, true}) {
+          if (tile * rf::Details::SpaceSweeps<Space>::pieces(n) > most) continue;
+          const int e0 = axis == 0 ? n : lines, e1 = axis == 0 ? lines : n;
+          const auto input = pk::test::random_host_vector(static_cast<std::size_t>(n) * lines);
+          Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> host("pk::test::rfilter::kernels", e0, e1, 1);
+          for (std::size_t i = 0; i < input.extent(0); ++i) host.data()[i] = input(i);
+          Field field("pk::test::rfilter::kernels", e0, e1, 1);
+          Kokkos::deep_copy(field, host);
+          const auto g = rf::Details::line_geometry(field, axis);
+          if (axis == 0)
+            rf::Details::filter_lines_staged(Space{}, field, g, c, adjoint, tile);
+          else
+            rf::Details::filter_lines_in_registers(Space{}, field, g, c, adjoint, tile);
+          const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field);
+          for (int l = 0; l < lines; ++l)
+            for (int i = 0; i < n; ++i) {
+              auto entry = [&](const auto& v, int j) { return axis == 0 ? v(j, l, 0) : v(l, j, 0); };
+              double expected = 0;
+              for (int j = 0; j < n; ++j) expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * entry(host, j);
+              ASSERT_NEAR(entry(got, i), expected, 1e-14)
+                  << "n " << n << " tile " << tile << " axis " << axis << " adjoint " << adjoint << " line " << l;
+            }
+          ++runs;
+        }
+  }
+  EXPECT_GT(runs, 0) << "no team of 2 threads on this space";
+}
+
+TYPED_TEST(Rfilter, GpuKernelsMatchTheSerialFilter) { check_gpu_kernels<TypeParam>(); }
+
 // Every space gives the host's answer (OpenMP-only builds compare the host with itself).
 TYPED_TEST(Rfilter, SpacesAgree) {
   const int n0 = 64, n1 = 48, n2 = 40;

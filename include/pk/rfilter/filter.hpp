@@ -34,61 +34,53 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
     filter_line(line, n, alpha, beta, iterations);
 }
 
-// Lines per team of the scratch kernel: a 16-wide tile is one 128-byte segment of doubles.
+// CPU tiles: up to this many lines per thread, staged in scratch (filter_lines_in_scratch).
 constexpr int max_tile_lines = 16;
-// GPU teams: up to this many threads, one per piece of a line (TeamSweeps).
-constexpr int max_team_threads = 256;
-// Global <-> scratch copies: entries in flight per thread.
+// Global <-> scratch copies of a CPU tile: entries in flight per thread.
 constexpr int copy_batch = 4;
+// GPU teams: a thread per piece of each line of a tile (TeamSweeps), at most this many...
+constexpr int max_team_threads = 256;
+// ...and, lines allowing, about this many: a tile of the most lines (a power of two, at most
+// max_tile_lines) whose pieces need at most team_threads threads. Small teams run
+// independently, so that one team's loads overlap another's sweeps (a team's barriers hold
+// all its warps in one phase); a tile of 4 lines of doubles still fills 32-byte sectors.
+constexpr int team_threads = 64;
+// Doubles in one row of a GPU's shared-memory banks (32 banks of 4 bytes).
+constexpr int bank_row = 16;
 
 template <class Space>
 constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
 }
 
-// Teams of a tile of lines (the launch bounds matter to GPUs only). Two teams of
-// max_team_threads per SM allow 128 registers, so the 16 entries of each thread's piece
-// stay in registers. On the H100 (256^3, K = 4) pieces of 8 under a 64- or 80-register cap
-// ran 5-13 % slower.
 template <class Space>
-using TilePolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, 2>>;
-
-// Whether a team stages its tile of lines in scratch. A CPU thread filters all its lines at
-// once there. A GPU team stages lines that run along the contiguous axis, which turns their
-// loads and stores into whole segments; other lines its threads read straight into
-// registers (filter_lines_in_registers).
+using ScratchView = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 template <class Space>
-bool stages_tile(bool axis_is_contiguous) {
-  return is_host_space<Space>() || axis_is_contiguous;
-}
+using SpaceSweeps = TeamSweeps<typename Kokkos::TeamPolicy<Space>::member_type, ScratchView<Space>>;
+// GPU teams of up to max_team_threads threads, MinTeams of which fit an SM: at most
+// 65536 / (max_team_threads * MinTeams) registers per thread.
+template <class Space, int MinTeams>
+using GpuTeams = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, MinTeams>>;
 
-// Team = a tile of up to `tile` lines, staged in scratch as tile(l, j) at j*(tile+1)+l:
-// threads on consecutive lines read consecutive words, and the +1 keeps the load/store
-// phase (consecutive j when lines are contiguous) free of bank conflicts.
+// A CPU thread per tile of up to `tile` lines, staged in scratch as tile(l, j) at
+// j*(tile+1)+l and filtered all at once, vectorised across lines.
 template <class Space, class Field3>
 void filter_lines_in_scratch(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                              const Coefficients& c, bool adjoint, int tile) {
-  using Policy = TilePolicy<Space>;
+  using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
-  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Scratch = ScratchView<Space>;
   using Offsets = Kokkos::View<long*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using Sweeps = TeamSweeps<Member, Scratch>;
-  constexpr bool host = is_host_space<Space>();
   const int n = g.length, stride = tile + 1;
   const long teams = (g.lines + tile - 1) / tile;
-  const int team_size = host ? 1 : tile * Sweeps::pieces(n);
-  const int ends_size = host ? 0 : Sweeps::ends_size(n, tile);
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
-  const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(n) * stride) +
-                               Scratch::shmem_size(static_cast<size_t>(ends_size)) + Offsets::shmem_size(tile);
-  const Policy policy =
-      Policy(space, static_cast<int>(teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(n) * stride) + Offsets::shmem_size(tile);
+  const Policy policy = Policy(space, static_cast<int>(teams), 1).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   double* const data = field.data();
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_in_scratch", policy, KOKKOS_LAMBDA(const Member& team) {
         Scratch staged(team.team_scratch(0), static_cast<size_t>(n) * stride);
-        Scratch ends(team.team_scratch(0), static_cast<size_t>(ends_size));
         Offsets line_start(team.team_scratch(0), tile);
         const long first = static_cast<long>(team.league_rank()) * tile;
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
@@ -124,16 +116,90 @@ void filter_lines_in_scratch(const Space& space, const Field3& field, const Line
         };
         copy(true);
         team.team_barrier();
-        if (host) {  // a CPU thread: all lines at once, vectorised across lines
-          filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
-        } else {  // a GPU team: one thread per piece of each line
-          const Sweeps sweeps{team, ends, n, count, tile, alpha, beta};
-          const int l = sweeps.line();
-          sweeps.filter([&](int j) -> double& { return staged(static_cast<size_t>(j) * stride + l); }, iterations,
-                        adjoint);
-          team.team_barrier();
-        }
+        filter_lines_lockstep(staged, n, count, stride, alpha, beta, iterations, adjoint);
         copy(false);
+      });
+}
+
+// Row of a staged GPU tile of `tile` lines (a power of two up to bank_row): room for n
+// entries and a gap after each piece, rounded up to bank_row / tile modulo bank_row.
+inline int staged_row(int n, int pieces, int tile) {
+  const int used = n + pieces, wanted = bank_row / tile % bank_row;
+  return used + ((wanted - used % bank_row) % bank_row + bank_row) % bank_row;
+}
+
+// Copies the entries (l, j), l < count, j < n, between a block of memory (at block[l * n + j])
+// and a staged tile (at l * row + j + j / Piece): thread r takes the flat indices r,
+// r + threads, ..., which read or write consecutive addresses across a warp; Batch of them
+// in flight at once, (l, j) stepped without division.
+template <int Piece, int Batch, class Member, class Tile>
+KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const Tile& staged, int n, int count, int row,
+                                       bool load) {
+  const int total = count * n, threads = team.team_size();
+  const int j_step = threads % n, l_step = threads / n;
+  int j = team.team_rank() % n, l = team.team_rank() / n;
+  for (int first = team.team_rank(); first < total; first += Batch * threads) {
+    int local[Batch];
+    for (int u = 0; u < Batch; ++u) {
+      local[u] = l * row + j + j / Piece;
+      j += j_step;
+      l += l_step;
+      if (j >= n) {
+        j -= n;
+        ++l;
+      }
+    }
+    double value[Batch];
+    if (first + (Batch - 1) * threads < total) {  // a whole batch: accesses free of branches
+      for (int u = 0; u < Batch; ++u) value[u] = load ? block[first + u * threads] : staged(local[u]);
+      for (int u = 0; u < Batch; ++u) (load ? staged(local[u]) : block[first + u * threads]) = value[u];
+    } else {
+      for (int u = 0; u < Batch; ++u)
+        if (first + u * threads < total) value[u] = load ? block[first + u * threads] : staged(local[u]);
+      for (int u = 0; u < Batch; ++u)
+        if (first + u * threads < total) (load ? staged(local[u]) : block[first + u * threads]) = value[u];
+    }
+  }
+}
+
+// GPU teams for lines along the contiguous axis, where a tile is one block of memory (line q
+// starts at q * n). The block is staged in scratch, each thread's share of it in flight at
+// once, and written back after the sweeps. In scratch, entry j of line l lies at
+// l * row + j + j / Piece (staged_row): the gap after each piece and row = bank_row / tile
+// (mod bank_row) put the threads of a half-warp, which hold one entry of different pieces
+// and lines, on distinct banks.
+template <class Space, class Field3>
+void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                         const Coefficients& c, bool adjoint, int tile) {
+  using Policy = GpuTeams<Space, 3>;  // 80 registers: no spills (ptxas, sm_90)
+  using Member = typename Policy::member_type;
+  using Scratch = ScratchView<Space>;
+  using Sweeps = SpaceSweeps<Space>;
+  constexpr int piece = Sweeps::piece_size;
+  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row(n, pieces, tile);
+  const int staged_size = tile * row, ends_size = Sweeps::ends_size(n, tile);
+  const long teams = (g.lines + tile - 1) / tile;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(staged_size)) +
+                               Scratch::shmem_size(static_cast<size_t>(ends_size));
+  const Policy policy =
+      Policy(space, static_cast<int>(teams), tile * pieces).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  double* const data = field.data();
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_staged", policy, KOKKOS_LAMBDA(const Member& team) {
+        Scratch staged(team.team_scratch(0), static_cast<size_t>(staged_size));
+        Scratch ends(team.team_scratch(0), static_cast<size_t>(ends_size));
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        double* const block = data + g.offset(first);
+        copy_block<piece, piece>(team, block, staged, n, count, row, true);
+        team.team_barrier();
+        const Sweeps sweeps{team, ends, n, count, tile, alpha, beta};
+        const int line = sweeps.line() * row;
+        sweeps.filter([&](int j) -> double& { return staged(line + j + j / piece); }, iterations, adjoint);
+        team.team_barrier();
+        copy_block<piece, piece>(team, block, staged, n, count, row, false);
       });
 }
 
@@ -145,10 +211,10 @@ template <class Space, class Field3>
 void filter_lines_in_registers(const Space& space, const Field3& field,
                                const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
                                int tile) {
-  using Policy = TilePolicy<Space>;
+  using Policy = GpuTeams<Space, 4>;  // 64 registers: no spills (ptxas, sm_90)
   using Member = typename Policy::member_type;
-  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using Sweeps = TeamSweeps<Member, Scratch>;
+  using Scratch = ScratchView<Space>;
+  using Sweeps = SpaceSweeps<Space>;
   const int n = g.length, ends_size = Sweeps::ends_size(n, tile);
   const long teams = (g.lines + tile - 1) / tile;
   const double alpha = c.alpha, beta = c.beta;
@@ -189,26 +255,25 @@ void filter_lines_in_place(const Space& space, const Field3& field, const LineGe
       });
 }
 
-// Lines per team for lines of length n on this space, 0 when the lines do not fit. A GPU
-// team holds every piece of its lines in registers (TeamSweeps), so a tile also needs a
-// thread per piece; only a staged tile (stages_tile) needs room for its lines in scratch.
+// Lines per team for lines of length n along an axis on this space, 0 when they do not fit
+// (filter_lines_in_place). A CPU tile is bounded by scratch memory, a GPU team by its thread
+// per piece of each line and, for a staged tile, scratch memory.
 template <class Space>
-int scratch_tile_lines(const Space& space, int n, bool staged) {
-  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  using Sweeps = TeamSweeps<Member, Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>>;
-  const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
-  const long budget = probe.scratch_size_max(0);
-  long pieces = 0;  // (not a constant on the host, where nvcc would warn of the division below)
-  if (!is_host_space<Space>()) pieces = Sweeps::pieces(n);
-  // Per line: its staged entries and start offset, its pieces' ends (two buffers); per
-  // staged tile: one padding column.
-  const long word = sizeof(double), per_line = ((staged ? n + 1 : 0) + 2 * pieces) * word;
-  const long padding = staged ? n * word : 0;
-  const long alignment_slack = 3 * 64;  // shmem_size pads each of the three scratch views
-  const long fits = (budget - alignment_slack - padding) / per_line;
-  long tile = fits < max_tile_lines ? fits : max_tile_lines;
-  if (pieces > 0) tile = tile * pieces <= max_team_threads ? tile : max_team_threads / pieces;
-  return tile >= 1 ? static_cast<int>(tile) : 0;
+int tile_lines(const Space& space, int n, bool axis_is_contiguous) {
+  const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(0);
+  const long word = sizeof(double), alignment_slack = 3 * 64;  // shmem_size pads each scratch view
+  if (is_host_space<Space>()) {  // per line its entries and start offset; one padding column
+    const long fits = (budget - alignment_slack - n * word) / ((n + 1) * word);
+    return fits < 1 ? 0 : static_cast<int>(fits < max_tile_lines ? fits : max_tile_lines);
+  }
+  const int pieces = SpaceSweeps<Space>::pieces(n);
+  if (pieces > max_team_threads) return 0;
+  // Per line its pieces' ends (two buffers) and, staged, a row (staged_row) of the tile.
+  const long per_line = (2 * pieces + (axis_is_contiguous ? n + pieces + bank_row : 0)) * word;
+  const long fits = (budget - alignment_slack) / per_line;
+  int tile = 1;
+  while (2 * tile <= max_tile_lines && 2 * tile * pieces <= team_threads && 2 * tile <= fits) tile *= 2;
+  return tile <= fits ? tile : 0;
 }
 
 }  // namespace Details
@@ -228,14 +293,16 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
   const auto geometry = Details::line_geometry(field3, axis);
   if (geometry.lines == 0 || geometry.length == 0) return;
   const bool adjoint = transpose == Transpose::yes;
-  const bool staged = Details::stages_tile<Space>(geometry.axis_is_contiguous);
-  const int tile = Details::scratch_tile_lines(space, geometry.length, staged);
-  if (tile == 0)
+  const int tile = Details::tile_lines(space, geometry.length, geometry.axis_is_contiguous);
+  if (tile == 0) {
     Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
-  else if (staged)
+  } else if constexpr (Details::is_host_space<Space>()) {
     Details::filter_lines_in_scratch(space, field3, geometry, c, adjoint, tile);
-  else
+  } else if (geometry.axis_is_contiguous) {
+    Details::filter_lines_staged(space, field3, geometry, c, adjoint, tile);
+  } else {
     Details::filter_lines_in_registers(space, field3, geometry, c, adjoint, tile);
+  }
 }
 
 // Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients

@@ -23,6 +23,7 @@ namespace pk::rfilter::Details {
 // contiguous axis. The team has tile_lines * pieces(n) threads.
 template <class Member, class Ends, int Piece = 16>
 struct TeamSweeps {
+  static constexpr int piece_size = Piece;
   static KOKKOS_INLINE_FUNCTION int pieces(int n) { return (n + Piece - 1) / Piece; }
   // Scratch entries `ends` needs (two buffers, so that one barrier per sweep suffices).
   static KOKKOS_INLINE_FUNCTION int ends_size(int n, int tile_lines) { return 2 * tile_lines * pieces(n); }
