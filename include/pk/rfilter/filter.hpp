@@ -34,7 +34,7 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
     filter_line(line, n, alpha, beta, iterations);
 }
 
-// CPU tiles: up to this many lines per thread, staged in scratch (filter_lines_in_scratch).
+// Lines per tile: up to this many for a CPU thread (staged in scratch) or a GPU team.
 constexpr int max_tile_lines = 16;
 // Global <-> scratch copies of a CPU tile: entries in flight per thread.
 constexpr int copy_batch = 4;
@@ -55,6 +55,8 @@ constexpr bool is_host_space() {
 
 template <class Space>
 using ScratchView = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+// Pieces of 16 entries (TeamSweeps' default): with teams of 256 threads on the H100 (256^3,
+// K = 4), pieces of 8 under a 64- or 80-register cap ran 5-13 % slower.
 template <class Space>
 using SpaceSweeps = TeamSweeps<typename Kokkos::TeamPolicy<Space>::member_type, ScratchView<Space>>;
 // GPU teams of up to max_team_threads threads, MinTeams of which fit an SM: at most
@@ -171,7 +173,9 @@ KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const 
 template <class Space, class Field3>
 void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                          const Coefficients& c, bool adjoint, int tile) {
-  using Policy = GpuTeams<Space, 3>;  // 80 registers: no spills (ptxas, sm_90)
+  // At most 80 registers, 12 teams of 64 threads per SM; ptxas (sm_90) spills none (at 64 it
+  // would spill the copy's 16 entries in flight).
+  using Policy = GpuTeams<Space, 3>;
   using Member = typename Policy::member_type;
   using Scratch = ScratchView<Space>;
   using Sweeps = SpaceSweeps<Space>;
@@ -211,7 +215,7 @@ template <class Space, class Field3>
 void filter_lines_in_registers(const Space& space, const Field3& field,
                                const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
                                int tile) {
-  using Policy = GpuTeams<Space, 4>;  // 64 registers: no spills (ptxas, sm_90)
+  using Policy = GpuTeams<Space, 4>;  // at most 64 registers, 16 teams of 64 threads per SM; no spills
   using Member = typename Policy::member_type;
   using Scratch = ScratchView<Space>;
   using Sweeps = SpaceSweeps<Space>;

@@ -18,9 +18,8 @@
 namespace pk::rfilter::Details {
 
 // Team layout: thread r owns piece r / tile_lines of line r % tile_lines, so that a warp's
-// threads hold consecutive lines: consecutive words of a scratch tile stored across lines,
-// and consecutive addresses in global memory for lines that do not run along the
-// contiguous axis. The team has tile_lines * pieces(n) threads.
+// threads hold consecutive lines, which lie at consecutive addresses in global memory when
+// they do not run along the contiguous axis. The team has tile_lines * pieces(n) threads.
 template <class Member, class Ends, int Piece = 16>
 struct TeamSweeps {
   static constexpr int piece_size = Piece;
@@ -111,12 +110,18 @@ struct TeamSweeps {
     buffer ^= 1;
   }
 
-  // Multiplies entry j of the line by factor when this thread holds it.
+  // Multiplies entry j of the line by factor when this thread holds it. The line's first and
+  // last entries, the only ones scaled, lie at the ends of a piece unless the last piece is
+  // short: a constant register index, where a variable one costs a select per entry.
   KOKKOS_INLINE_FUNCTION void scale(double (&w)[Piece], int j, double factor) const {
-    const int begin = piece() * Piece;
-    if (j < begin || j >= begin + Piece) return;
-    for (int e = 0; e < Piece; ++e)
-      if (begin + e == j) w[e] *= factor;
+    const int e = j - piece() * Piece;
+    if (e == 0) {
+      w[0] *= factor;
+    } else if (e == Piece - 1) {
+      w[Piece - 1] *= factor;
+    } else if (e > 0 && e < Piece - 1) {
+      for (int i = 1; i < Piece - 1; ++i) w[i] *= i == e ? factor : 1.0;
+    }
   }
 };
 
