@@ -222,7 +222,8 @@ TYPED_TEST(Rfilter, ChunkedWithOneChunkAndNoOverlapIsUnsplit) {
 
 // The GPU path (a thread per piece of a line, details/team_sweeps.hpp) on every space, with
 // pieces of 4 entries so that short lines already need several threads (a short last piece
-// included), one or two lines per team, the filter and its adjoint (the transposed matrix).
+// included), one or two lines per team (a partial tile included), pieces staged in scratch
+// or read straight from global memory, the filter and its adjoint (the transposed matrix).
 template <class Space>
 void check_team_sweeps() {
   using Policy = Kokkos::TeamPolicy<Space>;
@@ -232,38 +233,101 @@ void check_team_sweeps() {
   const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {}, Kokkos::ParallelForTag());
   const auto c = rf::make_coefficients(2.5, 4);
   int runs = 0;
-  for (int n : {3, 5, 8, 21, 40})
+  for (int n : {3, 5, 8, 21, 40}) {
+    const auto matrix = reference_matrix(n, 2.5, 4);
     for (int lines = 1; lines <= 2; ++lines)
-      for (const bool adjoint : {false, true}) {
-        const int threads = lines * Sweeps::pieces(n), stride = lines;
-        if (threads > most) continue;
-        const auto input = pk::test::random_host_vector(n * lines);
-        auto data = pk::test::to_space(Space{}, input);  // entry (j, l) at j * lines + l
-        const std::size_t bytes = Scratch::shmem_size(n * lines) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
-        Kokkos::parallel_for(
-            "pk::test::rfilter::team_sweeps", Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
-            KOKKOS_LAMBDA(const Member& team) {
-              Scratch tile(team.team_scratch(0), n * lines), ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { tile(i) = data(i); });
-              team.team_barrier();
-              Sweeps{team, tile, ends, n, lines, stride, lines, c.alpha, c.beta}.filter(c.iterations, adjoint);
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { data(i) = tile(i); });
-            });
-        const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
-        const auto matrix = reference_matrix(n, 2.5, 4);
-        for (int l = 0; l < lines; ++l)
-          for (int i = 0; i < n; ++i) {
-            double expected = 0;
-            for (int j = 0; j < n; ++j)
-              expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * input[j * lines + l];
-            ASSERT_NEAR(got(i * lines + l), expected, 1e-14) << "n " << n << " lines " << lines << " adjoint " << adjoint;
+      for (int count = 1; count <= lines; ++count)
+        for (const bool staged : {true, false})
+          for (const bool adjoint : {false, true}) {
+            const int threads = lines * Sweeps::pieces(n);
+            if (threads > most) continue;
+            const auto input = pk::test::random_host_vector(n * lines);
+            auto data = pk::test::to_space(Space{}, input);  // entry (j, l) at j * lines + l
+            const int staged_size = staged ? n * lines : 0;
+            const std::size_t bytes = Scratch::shmem_size(staged_size) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
+            Kokkos::parallel_for(
+                "pk::test::rfilter::team_sweeps", Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                KOKKOS_LAMBDA(const Member& team) {
+                  Scratch tile(team.team_scratch(0), staged_size), ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
+                  const Sweeps sweeps{team, ends, n, count, lines, c.alpha, c.beta};
+                  const int l = sweeps.line();
+                  if (!staged) {
+                    sweeps.filter([&](int j) -> double& { return data(j * lines + l); }, c.iterations, adjoint);
+                    return;
+                  }
+                  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { tile(i) = data(i); });
+                  team.team_barrier();
+                  sweeps.filter([&](int j) -> double& { return tile(j * lines + l); }, c.iterations, adjoint);
+                  team.team_barrier();
+                  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { data(i) = tile(i); });
+                });
+            const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
+            for (int l = 0; l < lines; ++l)
+              for (int i = 0; i < n; ++i) {
+                double expected = input[i * lines + l];  // lines past count stay as they were
+                if (l < count) {
+                  expected = 0;
+                  for (int j = 0; j < n; ++j)
+                    expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * input[j * lines + l];
+                }
+                ASSERT_NEAR(got(i * lines + l), expected, 1e-14)
+                    << "n " << n << " lines " << lines << " count " << count << " staged " << staged << " adjoint "
+                    << adjoint;
+              }
+            ++runs;
           }
-        ++runs;
-      }
+  }
   EXPECT_GT(runs, 0) << "no team of 2 threads on this space";
 }
 
 TYPED_TEST(Rfilter, TeamSweepsMatchTheSerialFilter) { check_team_sweeps<TypeParam>(); }
+
+// The GPU kernels (filter_lines_staged for lines along the contiguous axis,
+// filter_lines_in_registers for the others) on every space, with tiles that a team of this
+// space can hold: one piece or several, a short last piece, a partial last tile, the filter
+// and its adjoint (the transposed matrix), line by line.
+template <class Space>
+void check_gpu_kernels() {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
+  const int most = Kokkos::TeamPolicy<Space>(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {},
+                                                                          Kokkos::ParallelForTag());
+  const auto c = rf::make_coefficients(2.5, 3);
+  const int lines = 7;  // a partial last tile for tiles of 2 and 4 lines
+  int runs = 0;
+  for (int n : {5, 16, 21, 40, 300}) {
+    const auto matrix = reference_matrix(n, 2.5, 3);
+    for (int tile : {1, 2, 4})
+      for (int axis : {0, 1})  // LayoutLeft: axis 0 contiguous
+        for (const bool adjoint : {false, true}) {
+          if (tile * rf::Details::SpaceSweeps<Space>::pieces(n) > most) continue;
+          const int e0 = axis == 0 ? n : lines, e1 = axis == 0 ? lines : n;
+          const auto input = pk::test::random_host_vector(static_cast<std::size_t>(n) * lines);
+          Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> host("pk::test::rfilter::kernels", e0, e1, 1);
+          for (std::size_t i = 0; i < input.extent(0); ++i) host.data()[i] = input(i);
+          Field field("pk::test::rfilter::kernels", e0, e1, 1);
+          Kokkos::deep_copy(field, host);
+          const auto g = rf::Details::line_geometry(field, axis);
+          if (axis == 0)
+            rf::Details::filter_lines_staged(Space{}, field, g, c, adjoint, tile);
+          else
+            rf::Details::filter_lines_in_registers(Space{}, field, g, c, adjoint, tile);
+          const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field);
+          for (int l = 0; l < lines; ++l)
+            for (int i = 0; i < n; ++i) {
+              auto entry = [&](const auto& v, int j) { return axis == 0 ? v(j, l, 0) : v(l, j, 0); };
+              double expected = 0;
+              for (int j = 0; j < n; ++j) expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * entry(host, j);
+              ASSERT_NEAR(entry(got, i), expected, 1e-14)
+                  << "n " << n << " tile " << tile << " axis " << axis << " adjoint " << adjoint << " line " << l;
+            }
+          ++runs;
+        }
+  }
+  EXPECT_GT(runs, 0) << "no team of 2 threads on this space";
+}
+
+TYPED_TEST(Rfilter, GpuKernelsMatchTheSerialFilter) { check_gpu_kernels<TypeParam>(); }
 
 // Every space gives the host's answer (OpenMP-only builds compare the host with itself).
 TYPED_TEST(Rfilter, SpacesAgree) {

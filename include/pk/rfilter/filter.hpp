@@ -1,9 +1,9 @@
 #pragma once
 // The K-iterated Gaussian recursive filter (Algorithm 1) along one axis of a 1-D, 2-D or
-// 3-D field, every line at once, in place. Lines short enough to fit a team's scratch
-// memory are filtered there (one global read and write per entry whatever K is); longer
-// lines run in place in global memory, one thread per line (see chunked_filter.hpp for
-// splitting long lines across threads).
+// 3-D field, every line at once, in place. Lines short enough for a team are filtered in
+// its scratch memory or, on a GPU, its threads' registers (one global read and write per
+// entry whatever K is); longer lines run in place in global memory, one thread per line
+// (see chunked_filter.hpp for splitting long lines across threads).
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
 #include <pk/rfilter/details/lines.hpp>
@@ -34,106 +34,147 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
     filter_line(line, n, alpha, beta, iterations);
 }
 
-// Lines per team of the scratch kernel: a 16-wide tile is one 128-byte segment of doubles.
+// Lines per tile of a GPU team: at most this many.
 constexpr int max_tile_lines = 16;
-// GPU teams: up to this many threads, one per piece of a line (TeamSweeps).
+// GPU teams: a thread per piece of each line of a tile (TeamSweeps), at most this many...
 constexpr int max_team_threads = 256;
-// Global <-> scratch copies: entries in flight per thread.
-constexpr int copy_batch = 4;
+// ...and, lines allowing, about this many: a tile of the most lines (a power of two, at most
+// max_tile_lines) whose pieces need at most team_threads threads. Small teams run
+// independently, so that one team's loads overlap another's sweeps (a team's barriers hold
+// all its warps in one phase). On the H100 (256^3, K = 4) tiles of 8 lines (128 threads)
+// ran the y and z passes at 0.60-0.67 of the copy roofline, tiles of 4 at 0.51-0.58.
+constexpr int team_threads = 128;
+// Doubles in one row of a GPU's shared-memory banks (32 banks of 4 bytes).
+constexpr int bank_row = 16;
 
 template <class Space>
 constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
 }
 
-// GPU team = a tile of up to `tile` lines, staged in scratch as tile(l, j) at j*(tile+1)+l:
-// threads on consecutive lines read consecutive words, and the +1 keeps the load/store
-// phase (consecutive j when lines are contiguous) free of bank conflicts.
+template <class Space>
+using ScratchView = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+// Pieces of 16 entries (TeamSweeps' default): with teams of 256 threads on the H100 (256^3,
+// K = 4), pieces of 8 under a 64- or 80-register cap ran 5-13 % slower.
+template <class Space>
+using SpaceSweeps = TeamSweeps<typename Kokkos::TeamPolicy<Space>::member_type, ScratchView<Space>>;
+// GPU teams of up to max_team_threads threads, MinTeams of which fit an SM: at most
+// 65536 / (max_team_threads * MinTeams) registers per thread.
+template <class Space, int MinTeams>
+using GpuTeams = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, MinTeams>>;
+
+// Row of a staged GPU tile of `tile` lines (a power of two up to bank_row): room for n
+// entries and a gap after each piece, rounded up to bank_row / tile modulo bank_row.
+inline int staged_row(int n, int pieces, int tile) {
+  const int used = n + pieces, wanted = bank_row / tile % bank_row;
+  return used + ((wanted - used % bank_row) % bank_row + bank_row) % bank_row;
+}
+
+// Copies the entries (l, j), l < count, j < n, between a block of memory (at block[l * n + j])
+// and a staged tile (at l * row + j + j / Piece): thread r takes the flat indices r,
+// r + threads, ..., which read or write consecutive addresses across a warp; Batch of them
+// in flight at once, (l, j) stepped without division.
+template <int Piece, int Batch, class Member, class Tile>
+KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const Tile& staged, int n, int count, int row,
+                                       bool load) {
+  const int total = count * n, threads = team.team_size();
+  const int j_step = threads % n, l_step = threads / n;
+  int j = team.team_rank() % n, l = team.team_rank() / n;
+  for (int first = team.team_rank(); first < total; first += Batch * threads) {
+    int local[Batch];
+    for (int u = 0; u < Batch; ++u) {
+      local[u] = l * row + j + j / Piece;
+      j += j_step;
+      l += l_step;
+      if (j >= n) {
+        j -= n;
+        ++l;
+      }
+    }
+    double value[Batch];
+    if (first + (Batch - 1) * threads < total) {  // a whole batch: accesses free of branches
+      for (int u = 0; u < Batch; ++u) value[u] = load ? block[first + u * threads] : staged(local[u]);
+      for (int u = 0; u < Batch; ++u) (load ? staged(local[u]) : block[first + u * threads]) = value[u];
+    } else {
+      for (int u = 0; u < Batch; ++u)
+        if (first + u * threads < total) value[u] = load ? block[first + u * threads] : staged(local[u]);
+      for (int u = 0; u < Batch; ++u)
+        if (first + u * threads < total) (load ? staged(local[u]) : block[first + u * threads]) = value[u];
+    }
+  }
+}
+
+// GPU teams for lines along the contiguous axis, where a tile is one block of memory (line q
+// starts at q * n). The block is staged in scratch, each thread's share of it in flight at
+// once, and written back after the sweeps. In scratch, entry j of line l lies at
+// l * row + j + j / Piece (staged_row): the gap after each piece and row = bank_row / tile
+// (mod bank_row) put the threads of a half-warp, which hold one entry of different pieces
+// and lines, on distinct banks.
 template <class Space, class Field3>
-void filter_lines_in_scratch(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
-                             const Coefficients& c, bool adjoint, int tile) {
-  // Two teams per SM allow 128 registers, so the 16 entries of each thread's piece stay in
-  // registers. On the H100 (256^3, K = 4) pieces of 8 under a 64- or 80-register cap ran
-  // 5-13 % slower.
-  using Policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, 2>>;
+void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                         const Coefficients& c, bool adjoint, int tile) {
+  // At most 80 registers, 6 teams of 128 threads per SM; ptxas (sm_90) spills none (at 64 it
+  // would spill the copy's 16 entries in flight).
+  using Policy = GpuTeams<Space, 3>;
   using Member = typename Policy::member_type;
-  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using Offsets = Kokkos::View<long*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using Sweeps = TeamSweeps<Member, Scratch>;
-  const int n = g.length, stride = tile + 1;
+  using Scratch = ScratchView<Space>;
+  using Sweeps = SpaceSweeps<Space>;
+  constexpr int piece = Sweeps::piece_size;
+  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row(n, pieces, tile);
+  const int staged_size = tile * row, ends_size = Sweeps::ends_size(n, tile);
   const long teams = (g.lines + tile - 1) / tile;
-  const int team_size = tile * Sweeps::pieces(n);
-  const int ends_size = Sweeps::ends_size(n, tile);
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
-  const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(n) * stride) +
-                               Scratch::shmem_size(static_cast<size_t>(ends_size)) + Offsets::shmem_size(tile);
+  const size_t scratch_bytes = Scratch::shmem_size(static_cast<size_t>(staged_size)) +
+                               Scratch::shmem_size(static_cast<size_t>(ends_size));
   const Policy policy =
-      Policy(space, static_cast<int>(teams), team_size).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+      Policy(space, static_cast<int>(teams), tile * pieces).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  double* const data = field.data();
   Kokkos::parallel_for(
-      "pk::rfilter::filter_lines_in_scratch", policy, KOKKOS_LAMBDA(const Member& team) {
-        Scratch staged(team.team_scratch(0), static_cast<size_t>(n) * stride);
+      "pk::rfilter::filter_lines_staged", policy, KOKKOS_LAMBDA(const Member& team) {
+        Scratch staged(team.team_scratch(0), static_cast<size_t>(staged_size));
         Scratch ends(team.team_scratch(0), static_cast<size_t>(ends_size));
-        Offsets line_start(team.team_scratch(0), tile);
         const long first = static_cast<long>(team.league_rank()) * tile;
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
-        for (int l = team.team_rank(); l < count; l += team.team_size()) line_start(l) = g.offset(first + l);
+        double* const block = data + g.offset(first);
+        copy_block<piece, piece>(team, block, staged, n, count, row, true);
         team.team_barrier();
-        // Copies in memory order (along j when lines are contiguous, else across lines),
-        // copy_batch loads or stores in flight per thread, (l, j) stepped without division.
-        double* const data = field.data();
-        const long axis_step = g.step[g.axis];
-        auto copy = [&](bool load) {
-          const int total = count * n, threads = team.team_size();
-          const int inner = g.axis_is_contiguous ? n : count;
-          const int inner_step = threads % inner, outer_step = threads / inner;
-          int i = team.team_rank() % inner, o = team.team_rank() / inner;
-          for (int flat = team.team_rank(); flat < total;) {
-            long global[copy_batch];
-            int local[copy_batch], m = 0;
-            for (; m < copy_batch && flat < total; ++m, flat += threads) {
-              const int l = g.axis_is_contiguous ? o : i, j = g.axis_is_contiguous ? i : o;
-              global[m] = line_start(l) + j * axis_step;
-              local[m] = j * stride + l;
-              i += inner_step;
-              o += outer_step;
-              if (i >= inner) {
-                i -= inner;
-                ++o;
-              }
-            }
-            double value[copy_batch];
-            for (int u = 0; u < copy_batch; ++u)
-              if (u < m) value[u] = load ? data[global[u]] : staged(local[u]);
-            for (int u = 0; u < copy_batch; ++u)
-              if (u < m) (load ? staged(local[u]) : data[global[u]]) = value[u];
-          }
-        };
-        copy(true);
+        const Sweeps sweeps{team, ends, n, count, tile, alpha, beta};
+        const int line = sweeps.line() * row;
+        sweeps.filter([&](int j) -> double& { return staged(line + j + j / piece); }, iterations, adjoint);
         team.team_barrier();
-        Sweeps{team, staged, ends, n, count, stride, tile, alpha, beta}.filter(iterations, adjoint);  // ends with a barrier
-        copy(false);
+        copy_block<piece, piece>(team, block, staged, n, count, row, false);
       });
 }
 
-// One thread per line, in place in global memory.
+// GPU teams for lines that do not run along the contiguous axis: each thread reads its piece
+// straight from global memory into registers, every entry in flight at once, and writes it
+// back; only the pieces' ends pass through scratch. A warp's threads hold consecutive lines
+// (TeamSweeps), which lie at consecutive addresses, so each access reads whole sectors.
 template <class Space, class Field3>
-void filter_lines_in_place(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
-                           const Coefficients& c, bool adjoint) {
-  const int n = g.length;
+void filter_lines_in_registers(const Space& space, const Field3& field,
+                               const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
+                               int tile) {
+  using Policy = GpuTeams<Space, 4>;  // at most 64 registers, 8 teams of 128 threads per SM; no spills
+  using Member = typename Policy::member_type;
+  using Scratch = ScratchView<Space>;
+  using Sweeps = SpaceSweeps<Space>;
+  const int n = g.length, ends_size = Sweeps::ends_size(n, tile);
+  const long teams = (g.lines + tile - 1) / tile;
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
+  const Policy policy = Policy(space, static_cast<int>(teams), tile * Sweeps::pieces(n))
+                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(static_cast<size_t>(ends_size))));
+  double* const data = field.data();
   Kokkos::parallel_for(
-      "pk::rfilter::filter_lines_in_place", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, g.lines),
-      KOKKOS_LAMBDA(const long q) {
-        int i0[3];
-        g.index(q, 0, i0);
-        auto line = [&](int j) -> double& {
-          int i[3] = {i0[0], i0[1], i0[2]};
-          i[g.axis] = j;
-          return at(field, i);
-        };
-        run_line(line, n, alpha, beta, iterations, adjoint);
+      "pk::rfilter::filter_lines_in_registers", policy, KOKKOS_LAMBDA(const Member& team) {
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        const Sweeps sweeps{team, Scratch(team.team_scratch(0), static_cast<size_t>(ends_size)), n, count, tile, alpha,
+                            beta};
+        const int l = sweeps.line();
+        double* const line = data + (l < count ? g.offset(first + l) : 0);
+        sweeps.filter([&](int j) -> double& { return line[j * g.axis_step]; }, iterations, adjoint);
       });
 }
 
@@ -154,7 +195,7 @@ void filter_lines_on_host(const Space& space, const Field3& field, const LineGeo
   const long teams = (g.lines + tile - 1) / tile;
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
-  const long axis_step = g.step[g.axis];
+  const long axis_step = g.axis_step;
   double* const data = field.data();
   const size_t entries = static_cast<size_t>(n) * tile;
   const Policy policy =
@@ -197,23 +238,41 @@ bool fits_host_tile(const Space& space, int n) {
   return static_cast<long>(n) * host_tile_lines * static_cast<long>(sizeof(double)) <= budget;
 }
 
-// Lines per scratch tile for lines of length n on this space, 0 when the lines do not fit.
-// A GPU team holds every piece of its lines in registers (TeamSweeps), so a tile also
-// needs a thread per piece.
+// One thread per line, in place in global memory.
+template <class Space, class Field3>
+void filter_lines_in_place(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                           const Coefficients& c, bool adjoint) {
+  const int n = g.length;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_in_place", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, g.lines),
+      KOKKOS_LAMBDA(const long q) {
+        int i0[3];
+        g.index(q, 0, i0);
+        auto line = [&](int j) -> double& {
+          int i[3] = {i0[0], i0[1], i0[2]};
+          i[g.axis] = j;
+          return at(field, i);
+        };
+        run_line(line, n, alpha, beta, iterations, adjoint);
+      });
+}
+
+// Lines per GPU team for lines of length n along an axis, 0 when they do not fit
+// (filter_lines_in_place): a thread per piece of each line and, for a staged tile, scratch memory.
 template <class Space>
-int scratch_tile_lines(const Space& space, int n) {
-  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  using Sweeps = TeamSweeps<Member, Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>>;
-  const Kokkos::TeamPolicy<Space> probe(space, 1, 1);
-  const long budget = probe.scratch_size_max(0);
-  // Room for a tile of lines (plus one padding column), their start offsets and the pieces' ends.
-  const long pieces = Sweeps::pieces(n);
-  const long per_line = (static_cast<long>(n) + 1 + 2 * pieces) * static_cast<long>(sizeof(double));
-  const long alignment_slack = 3 * 64;  // shmem_size pads each of the three scratch views
-  const long fits = (budget - alignment_slack - static_cast<long>(n) * static_cast<long>(sizeof(double))) / per_line;
-  long tile = fits < max_tile_lines ? fits : max_tile_lines;
-  if (tile > max_team_threads / pieces) tile = max_team_threads / pieces;
-  return tile >= 1 ? static_cast<int>(tile) : 0;
+int tile_lines(const Space& space, int n, bool axis_is_contiguous) {
+  const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(0);
+  const long word = sizeof(double), alignment_slack = 3 * 64;  // shmem_size pads each scratch view
+  const int pieces = SpaceSweeps<Space>::pieces(n);
+  if (pieces > max_team_threads) return 0;
+  // Per line its pieces' ends (two buffers) and, staged, a row (staged_row) of the tile.
+  const long per_line = (2 * pieces + (axis_is_contiguous ? n + pieces + bank_row : 0)) * word;
+  const long fits = (budget - alignment_slack) / per_line;
+  int tile = 1;
+  while (2 * tile <= max_tile_lines && 2 * tile * pieces <= team_threads && 2 * tile <= fits) tile *= 2;
+  return tile <= fits ? tile : 0;
 }
 
 }  // namespace Details
@@ -239,11 +298,13 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
     else
       Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
   } else {
-    const int tile = Details::scratch_tile_lines(space, geometry.length);
-    if (tile > 0)
-      Details::filter_lines_in_scratch(space, field3, geometry, c, adjoint, tile);
-    else
+    const int tile = Details::tile_lines(space, geometry.length, geometry.axis_is_contiguous);
+    if (tile == 0)
       Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
+    else if (geometry.axis_is_contiguous)
+      Details::filter_lines_staged(space, field3, geometry, c, adjoint, tile);
+    else
+      Details::filter_lines_in_registers(space, field3, geometry, c, adjoint, tile);
   }
 }
 

@@ -35,7 +35,9 @@ struct LineGeometry {
   int fast_extent = 1;
   long lines = 0;
   bool axis_is_contiguous = false;  // lines lie along the stride-1 axis
-  long step[3] = {0, 0, 0};         // distance in memory between neighbours along each axis
+  // Distances in memory between neighbours along the axis and the two others (scalars
+  // rather than an array indexed by axis, which a GPU kernel would copy to local memory).
+  long axis_step = 0, fast_step = 0, slow_step = 0;
 
   LineGeometry() = default;
   LineGeometry(int axis_, const int extents[3]) : axis(axis_) {
@@ -49,10 +51,14 @@ struct LineGeometry {
     length = extents[axis];
     lines = static_cast<long>(extents[fast_axis]) * extents[slow_axis];
     axis_is_contiguous = axis == (left ? 0 : 2);
+    long step[3];
     for (int d = 0; d < 3; ++d) {
       step[d] = 1;
       for (int e = left ? 0 : d + 1; e < (left ? d : 3); ++e) step[d] *= extents[e];
     }
+    axis_step = step[axis];
+    fast_step = step[fast_axis];
+    slow_step = step[slow_axis];
   }
 
   // The rank-3 index of entry j of line q.
@@ -63,7 +69,7 @@ struct LineGeometry {
   }
   // Where entry 0 of line q lies in the (contiguous) field's memory.
   KOKKOS_INLINE_FUNCTION long offset(long q) const {
-    return (q % fast_extent) * step[fast_axis] + (q / fast_extent) * step[slow_axis];
+    return (q % fast_extent) * fast_step + (q / fast_extent) * slow_step;
   }
 };
 
