@@ -34,16 +34,14 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
     filter_line(line, n, alpha, beta, iterations);
 }
 
-// Lines per tile of a GPU team: at most this many.
+// A GPU team holds a tile of the most lines (a power of two, at most max_tile_lines) whose
+// pieces need at most max_team_threads threads, one per piece (TeamSweeps). Registers are
+// capped so that several teams share an SM and one team's loads overlap another's sweeps
+// (a team's barriers hold its warps in one phase). On the H100 (256^3, K = 4) the y and z
+// passes ran at 0.71-0.75 of the copy roofline with tiles of 16 lines (256 threads), at
+// 0.59-0.67 with 8 and 0.51-0.58 with 4.
 constexpr int max_tile_lines = 16;
-// GPU teams: a thread per piece of each line of a tile (TeamSweeps), at most this many...
 constexpr int max_team_threads = 256;
-// ...and, lines allowing, about this many: a tile of the most lines (a power of two, at most
-// max_tile_lines) whose pieces need at most team_threads threads. Small teams run
-// independently, so that one team's loads overlap another's sweeps (a team's barriers hold
-// all its warps in one phase). On the H100 (256^3, K = 4) tiles of 8 lines (128 threads)
-// ran the y and z passes at 0.60-0.67 of the copy roofline, tiles of 4 at 0.51-0.58.
-constexpr int team_threads = 128;
 // Doubles in one row of a GPU's shared-memory banks (32 banks of 4 bytes).
 constexpr int bank_row = 16;
 
@@ -113,7 +111,7 @@ KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const 
 template <class Space, class Field3>
 void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                          const Coefficients& c, bool adjoint, int tile) {
-  // At most 80 registers, 6 teams of 128 threads per SM; ptxas (sm_90) spills none (at 64 it
+  // At most 80 registers, 3 teams of 256 threads per SM; ptxas (sm_90) spills none (at 64 it
   // would spill the copy's 16 entries in flight).
   using Policy = GpuTeams<Space, 3>;
   using Member = typename Policy::member_type;
@@ -155,7 +153,7 @@ template <class Space, class Field3>
 void filter_lines_in_registers(const Space& space, const Field3& field,
                                const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
                                int tile) {
-  using Policy = GpuTeams<Space, 4>;  // at most 64 registers, 8 teams of 128 threads per SM; no spills
+  using Policy = GpuTeams<Space, 4>;  // at most 64 registers, 4 teams of 256 threads per SM; no spills
   using Member = typename Policy::member_type;
   using Scratch = ScratchView<Space>;
   using Sweeps = SpaceSweeps<Space>;
@@ -271,7 +269,7 @@ int tile_lines(const Space& space, int n, bool axis_is_contiguous) {
   const long per_line = (2 * pieces + (axis_is_contiguous ? n + pieces + bank_row : 0)) * word;
   const long fits = (budget - alignment_slack) / per_line;
   int tile = 1;
-  while (2 * tile <= max_tile_lines && 2 * tile * pieces <= team_threads && 2 * tile <= fits) tile *= 2;
+  while (2 * tile <= max_tile_lines && 2 * tile * pieces <= max_team_threads && 2 * tile <= fits) tile *= 2;
   return tile <= fits ? tile : 0;
 }
 
