@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -x build/cuda/perf/pk-bench ] || { echo "stage: build the cuda preset first (./pk test)" >&2; exit 1; }
+arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' build/cuda/CMakeCache.txt)
+[ "$arch" != native ] || echo "stage: warning: build/cuda targets this machine's CPU (PK_HOST_ARCH=native);" \
+  "for another host, reconfigure it with that host's level, e.g. -DPK_HOST_ARCH=x86-64-v4" >&2
 rm -rf build/device && mkdir -p build/device/lib
 cp build/cuda/apps/pk-info build/cuda/apps/pk-gbees build/cuda/apps/pk-lbm build/cuda/apps/pk-matern build/cuda/perf/pk-bench \
    build/cuda/perf/pk-besselk-accuracy build/cuda/tests/pk-tests build/cuda/tests/pk-tests-besselk build/device/
