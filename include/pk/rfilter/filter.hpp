@@ -38,7 +38,7 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
 // pieces need at most max_team_threads threads, one per piece (TeamSweeps). Registers are
 // capped so that several teams share an SM and one team's loads overlap another's sweeps
 // (a team's barriers hold its warps in one phase). On the H100 (256^3, K = 4) the y and z
-// passes ran at 0.71-0.75 of the copy roofline with tiles of 16 lines (256 threads), at
+// passes ran at 0.70-0.75 of the copy roofline with tiles of 16 lines (256 threads), at
 // 0.59-0.67 with 8 and 0.51-0.58 with 4.
 constexpr int max_tile_lines = 16;
 constexpr int max_team_threads = 256;
