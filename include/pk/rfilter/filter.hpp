@@ -205,27 +205,23 @@ void filter_lines_on_host(const Space& space, const Field3& field, const LineGeo
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
         const long start = g.offset(first);
         const bool side_by_side = !g.axis_is_contiguous && g.offset(first + count - 1) - start == count - 1;
-        if (side_by_side) {
-          for (int j = 0; j < n; ++j)
-            for (int l = 0; l < count; ++l) t[static_cast<size_t>(j) * tile + l] = data[start + j * axis_step + l];
-        } else {
-          for (int l = 0; l < count; ++l) {
-            const long line = g.offset(first + l);
-            for (int j = 0; j < n; ++j) t[static_cast<size_t>(j) * tile + l] = data[line + j * axis_step];
+        // Applies move(field entry, tile entry) to every entry of the tile's lines.
+        auto each_entry = [&](auto&& move) {
+          if (side_by_side) {
+            for (int j = 0; j < n; ++j)
+              for (int l = 0; l < count; ++l) move(data[start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
+          } else {
+            for (int l = 0; l < count; ++l) {
+              const long line = g.offset(first + l);
+              for (int j = 0; j < n; ++j) move(data[line + j * axis_step], t[static_cast<size_t>(j) * tile + l]);
+            }
           }
-        }
+        };
+        each_entry([](const double& entry, double& staged) { staged = entry; });
         for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
           for (int l = count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
         filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint);
-        if (side_by_side) {
-          for (int j = 0; j < n; ++j)
-            for (int l = 0; l < count; ++l) data[start + j * axis_step + l] = t[static_cast<size_t>(j) * tile + l];
-        } else {
-          for (int l = 0; l < count; ++l) {
-            const long line = g.offset(first + l);
-            for (int j = 0; j < n; ++j) data[line + j * axis_step] = t[static_cast<size_t>(j) * tile + l];
-          }
-        }
+        each_entry([](double& entry, const double& staged) { entry = staged; });
       });
 }
 
