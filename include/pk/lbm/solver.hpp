@@ -317,9 +317,10 @@ class Solver {
   // and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. At 6 per SM the odd step still
   // took 80 registers (37.5 % occupancy, 2.27 TB/s against the even step's 2.78); 8 per SM
   // caps it at 64 without spills and fp32 A-A reaches 0.86-0.87. The rest of the gap is not
-  // occupancy (at 10 per SM, 48 registers, the odd step is no faster) but the one-element x
-  // offset of 10 directions, whose warp accesses span two lines: moved into the even step,
-  // the offsets cost it what they saved the odd one (384^3: 3.37 + 3.23 ms, not 3.11 + 3.56).
+  // occupancy (recomputing the scatter's indices fits 10 blocks per SM at 48 registers
+  // without spills: no faster) but the one-element x offset of 10 directions, whose warp
+  // accesses span two lines: moved into the even step, the offsets cost it what they saved
+  // the odd one (384^3: 3.37 + 3.23 ms, not 3.11 + 3.56).
   static constexpr bool bounded_steps = std::is_same_v<Real, float>;
   using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
                                         Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
