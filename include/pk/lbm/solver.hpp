@@ -16,6 +16,7 @@
 // checks a bad value can spread for at most check_interval - 1 steps.
 #include <pk/core/error.hpp>
 #include <pk/lbm/details/kernels.hpp>
+#include <pk/lbm/details/staged_collide.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/parameters.hpp>
@@ -41,12 +42,13 @@ struct FirstUnhealthyCell {
   Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
+  bool shifted;
   Real max_u2;  // (max_mach * c_s)^2
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell, int& first) const {
-    if (cell >= first || grid.cell_type(cell) == solid_flag) return;
+    if (cell >= first || grid.type(cell) == solid_flag) return;
     Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, cell, g);
+    post_collision(f, grid, layout, shifted, cell, g);
     moments(g, density_excess, u);
     const Real u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     // NaN compares false with everything, so !(a <= b) also catches it.
@@ -61,15 +63,16 @@ struct Moments {
   Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
+  bool shifted;
   Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;  // (cell, 0: rho, 1..3: u)
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    if (grid.cell_type(cell) == solid_flag) {
+    if (grid.type(cell) == solid_flag) {
       for (int k = 0; k < 4; ++k) density_velocity(cell, k) = 0;
       return;
     }
     Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, cell, g);
+    post_collision(f, grid, layout, shifted, cell, g);
     moments(g, density_excess, u);
     density_velocity(cell, 0) = 1.0 + static_cast<double>(density_excess);
     for (int k = 0; k < 3; ++k) density_velocity(cell, k + 1) = u[k];
@@ -82,12 +85,13 @@ struct PostCollisionCopy {
   Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
+  bool shifted;
   Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> out;  // (cell, q): f*_q, 0 in solids
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     Real g[D3Q19::size];
-    const bool solid = grid.cell_type(cell) == solid_flag;
-    if (!solid) post_collision(f, grid, layout, cell, g);
+    const bool solid = grid.type(cell) == solid_flag;
+    if (!solid) post_collision(f, grid, layout, shifted, cell, g);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       out(cell, q) = solid ? 0.0 : static_cast<double>(g[q]) + D3Q19::weight(q);
@@ -105,10 +109,11 @@ struct Initialize {
   Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
+  bool shifted;
   State state;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    if (grid.cell_type(cell) == solid_flag) return;
+    if (grid.type(cell) == solid_flag) return;
     int x, y, z;
     grid.coordinates(cell, x, y, z);
     const std::uint32_t w = grid.walls(cell);
@@ -122,11 +127,11 @@ struct Initialize {
       const Real g = shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2);
       const int to = grid.template neighbour<q>(cell, w);
       if (layout == Layout::home)
-        f(cell, q) = g;
+        slot(f, cell, q, shifted) = g;
       else if (to >= 0)
-        f(to, q) = g;
+        slot(f, to, q, shifted) = g;
       else
-        f(cell, D3Q19::opposite(q)) = g;
+        slot(f, cell, D3Q19::opposite(q), shifted) = g;
     });
   }
 };
@@ -150,7 +155,7 @@ struct ParameterState {
   double inlet_density, outlet_density, initial_density, initial_velocity[3];
 
   KOKKOS_INLINE_FUNCTION void operator()(int cell, int, int, int, double& density, double (&velocity)[3]) const {
-    const std::uint8_t type = cell_type(cell);
+    const std::uint8_t type = Grid<MemorySpace>::type_of(cell_type(cell));
     density = type == inlet_flag                                   ? inlet_density
               : type == static_cast<std::uint8_t>(CellType::outlet) ? outlet_density
                                                                     : initial_density;
@@ -160,7 +165,15 @@ struct ParameterState {
 
 }  // namespace details
 
-template <class ExecutionSpace, class Real = float>
+// How the step kernels cover the lattice. rows: a thread per x-row, runs of plain cells in
+// SIMD loops (CPUs). cells: a thread per cell, an fp32 A-A lattice in shifted storage and
+// its even step staged per team (GPUs; see details::slot and details::StagedCollide).
+// Either runs on any space, and both take identical steps.
+enum class Traversal { rows, cells };
+template <class ExecutionSpace>
+constexpr Traversal default_traversal = details::runs_rows<ExecutionSpace> ? Traversal::rows : Traversal::cells;
+
+template <class ExecutionSpace, class Real = float, Traversal traversal = default_traversal<ExecutionSpace>>
 class Solver {
   static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, "storage type: float or double");
 
@@ -189,10 +202,12 @@ class Solver {
     grid_ = details::Grid<memory_space>{cell_type, walls, geometry_.nx(), geometry_.ny(), geometry_.nz(),
                                         geometry_.periodic(0), geometry_.periodic(1), geometry_.periodic(2)};
     Kokkos::parallel_for("pk::lbm::build_walls", policy(), details::BuildWalls<memory_space>{grid_});
-    f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), cells, D3Q19::size);
+    Kokkos::parallel_for("pk::lbm::mark_walls", policy(), details::MarkWalls<memory_space>{grid_});
+    const int slots = cells + (shifted() ? 2 * details::margin : 0);
+    f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), slots, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
       f_next_ =
-          Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), cells, D3Q19::size);
+          Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), slots, D3Q19::size);
     const auto& p = parameters_;
     initialize_with(details::ParameterState<memory_space>{
         cell_type, p.inlet_density, p.outlet_density, p.initial_density,
@@ -206,7 +221,7 @@ class Solver {
   void initialize_with(const State& state) {
     steps_ = 0;
     Kokkos::parallel_for("pk::lbm::initialize", policy(),
-                         details::Initialize<ExecutionSpace, Real, State>{f_, grid_, layout(), state});
+                         details::Initialize<ExecutionSpace, Real, State>{f_, grid_, layout(), shifted(), state});
     space_.fence();
   }
 
@@ -242,7 +257,7 @@ class Solver {
     int first = INT_MAX;
     const Real max_u = static_cast<Real>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
     Kokkos::parallel_reduce("pk::lbm::check_health", policy(),
-                            details::FirstUnhealthyCell<ExecutionSpace, Real>{f_, grid_, layout(), max_u * max_u},
+                            details::FirstUnhealthyCell<ExecutionSpace, Real>{f_, grid_, layout(), shifted(), max_u * max_u},
                             Kokkos::Min<int>(first));
     if (first == INT_MAX) return;
     const HostFields now = fields();
@@ -267,7 +282,7 @@ class Solver {
   // Density and velocity of every cell, as the last collision saw them, on the host.
   HostFields fields() const {
     auto buffer = field_buffer();
-    Kokkos::parallel_for("pk::lbm::moments", policy(), details::Moments<ExecutionSpace, Real>{f_, grid_, layout(), buffer});
+    Kokkos::parallel_for("pk::lbm::moments", policy(), details::Moments<ExecutionSpace, Real>{f_, grid_, layout(), shifted(), buffer});
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
     HostFields out;
     out.nx = geometry_.nx();
@@ -291,7 +306,7 @@ class Solver {
     Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> buffer(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::post_collision"), cells, D3Q19::size);
     Kokkos::parallel_for("pk::lbm::post_collision", policy(),
-                         details::PostCollisionCopy<ExecutionSpace, Real>{f_, grid_, layout(), buffer});
+                         details::PostCollisionCopy<ExecutionSpace, Real>{f_, grid_, layout(), shifted(), buffer});
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
     return std::vector<double>(host.data(), host.data() + host.size());
   }
@@ -310,17 +325,15 @@ class Solver {
     return Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0,
                                                                        static_cast<int>(geometry_.cell_count()));
   }
-  // The A-A kernels in fp32. Left to itself, Kokkos 3.4 launched the odd step on the H100 in
+  // The A-A odd step in fp32. Left to itself, Kokkos 3.4 launched it on the H100 in
   // 416-thread blocks of 78 registers: one block per SM, 20 % occupancy (Nsight Compute).
-  // Blocks of at most 128 threads, at least 6 per SM, cap registers at 85: fp32 A-A went
-  // from 0.75 to 0.80 of the roofline, while the same bound cost fp64 A-A (0.89 -> 0.83)
-  // and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. At 6 per SM the odd step still
-  // took 80 registers (37.5 % occupancy, 2.27 TB/s against the even step's 2.78); 8 per SM
-  // caps it at 64 without spills and fp32 A-A reaches 0.86-0.87. The rest of the gap is not
-  // occupancy (recomputing the scatter's indices fits 10 blocks per SM at 48 registers
-  // without spills: no faster) but the one-element x offset of 10 directions, whose warp
-  // accesses span two lines: moved into the even step, the offsets cost it what they saved
-  // the odd one (384^3: 3.37 + 3.23 ms, not 3.11 + 3.56).
+  // Blocks of at most 128 threads, at least 8 per SM, cap it at 64 registers without
+  // spills: fp32 A-A went from 0.75 to 0.86 of the roofline, while such bounds cost fp64 A-A
+  // (0.89 -> 0.83) and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. Past that,
+  // occupancy was not the limit (48 registers, 10 blocks per SM: no faster) but the x
+  // offsets (details::slot) and the walls words (Grid::walls_bit): at 384^3 the odd step
+  // went from 3.53 to 3.16 ms, the even step, now staged, from 3.10 to 3.28 ms. Staging
+  // the odd step instead added 40 % instructions and three barriers: 3.81 ms.
   static constexpr bool bounded_steps = std::is_same_v<Real, float>;
   using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
                                         Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
@@ -329,6 +342,11 @@ class Solver {
     return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::fields"), geometry_.cell_count(), 4);
   }
+  // The cells traversal keeps fp32 A-A lattices in shifted storage (details::slot) and
+  // stages their even step. fp64 stays plain: its staged step holds twice the registers,
+  // and fp64 A-A came to 0.86 of the roofline that way, against 0.91 plain (H100, 736^3).
+  static constexpr bool shifted_aa = traversal == Traversal::cells && std::is_same_v<Real, float>;
+  bool shifted() const { return shifted_aa && parameters_.streaming == Streaming::aa; }
   details::Layout layout() const {
     if (parameters_.streaming == Streaming::ab) return details::Layout::home;
     return steps_ % 2 == 0 ? details::Layout::streamed : details::Layout::swapped;
@@ -349,15 +367,18 @@ class Solver {
 
   template <details::Kernel kernel>
   void launch(const char* label, const Distributions& source, const Distributions& target) const {
-    const details::StreamCollide<ExecutionSpace, Real, kernel> cells{
+    constexpr bool shifted_steps = shifted_aa && kernel != details::Kernel::ab_stream_collide;
+    const details::StreamCollide<ExecutionSpace, Real, kernel, shifted_steps> cells{
         source, target, grid_, static_cast<Real>(1.0 / parameters_.tau),
         static_cast<Real>(parameters_.inlet_density - 1.0), static_cast<Real>(parameters_.outlet_density - 1.0)};
-    if constexpr (details::runs_rows<ExecutionSpace>) {
+    if constexpr (traversal == Traversal::rows) {
       const int rows = geometry_.ny() * geometry_.nz();
       Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0, rows),
                            details::StreamCollideRows<ExecutionSpace, Real, kernel>{cells});
     } else if constexpr (kernel == details::Kernel::ab_stream_collide) {
       Kokkos::parallel_for(label, policy(), cells);
+    } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
+      details::StagedCollide<ExecutionSpace, Real>::launch(label, space_, cells);
     } else {
       Kokkos::parallel_for(label, aa_policy(), cells);
     }

@@ -2,12 +2,13 @@
 // Kernels of the LBM solver: BGK collision, the pressure-boundary rule, and the three
 // streaming kernels (A-B pull; A-A collide-in-place and stream-collide-stream).
 //
-// Storage. Distributions are structure-of-arrays, View<Real**, LayoutLeft>(cell, q): for
-// each direction q the cells are contiguous, x fastest, so consecutive GPU threads (and
+// Storage. Distributions are structure-of-arrays, View<Real**, LayoutLeft>: for each
+// direction q the cells are contiguous, x fastest, so consecutive GPU threads (and
 // consecutive iterations of a CPU thread) touch consecutive addresses for every q: loads
-// and stores coalesce / stream. Each value is stored shifted by its rest-state equilibrium,
-// g_q = f_q - w_q (rho_0 = 1): the stored numbers are small, so fp32 keeps the digits that
-// carry the flow instead of spending them on the constant w_q.
+// and stores coalesce / stream. slot() gives the element of (cell, q). Each value is
+// stored shifted by its rest-state equilibrium, g_q = f_q - w_q (rho_0 = 1): the stored
+// numbers are small, so fp32 keeps the digits that carry the flow instead of spending
+// them on the constant w_q.
 //
 // Layouts of the A-A lattice A (f*_q(x) = post-collision population of cell x, direction q):
 //   after an odd number of steps ("swapped"):  A(x, opposite(q)) = f*_q(x)
@@ -38,6 +39,7 @@ struct Grid {
   // face of a periodic axis, so a population leaving through it re-enters on the far side.
   static constexpr int face_bit = D3Q19::size;  // x low, x high, y low, y high, z low, z high
 
+  // CellType per cell, plus walls_bit on non-solid cells whose walls word is not 0.
   Kokkos::View<std::uint8_t*, MemorySpace> cell_type;
   // Per cell: bit q set when link q is a wall (see link()), plus the periodic face bits.
   // Built once (BuildWalls), it turns every link into arithmetic on the cell index, which
@@ -46,6 +48,18 @@ struct Grid {
   int nx, ny, nz;
   bool periodic_x, periodic_y, periodic_z;
 
+  // Set by MarkWalls: the step kernels read a cell's 4-byte walls word only when its type
+  // byte says it has walls (plain fluid cells, most of them, do not).
+  static constexpr std::uint8_t walls_bit = 0x80;
+
+  KOKKOS_INLINE_FUNCTION static std::uint8_t type_of(std::uint8_t raw) {
+    return static_cast<std::uint8_t>(raw & ~walls_bit);
+  }
+  KOKKOS_INLINE_FUNCTION std::uint8_t type(int cell) const { return type_of(cell_type(cell)); }
+  // The walls word of a cell whose type byte is `raw`: 0 without reading it for plain cells.
+  KOKKOS_INLINE_FUNCTION std::uint32_t walls_of(int cell, std::uint8_t raw) const {
+    return raw & walls_bit ? walls(cell) : 0u;
+  }
   KOKKOS_INLINE_FUNCTION void coordinates(int cell, int& x, int& y, int& z) const {
     x = cell % nx;
     const int yz = cell / nx;
@@ -71,7 +85,7 @@ struct Grid {
       z = z < 0 ? z + nz : z - nz;
     }
     const int cell = x + nx * (y + ny * z);
-    return cell_type(cell) == solid_flag ? -1 : cell;
+    return type(cell) == solid_flag ? -1 : cell;
   }
   // Index step of one cell along an axis in direction c (-1, 0, 1), wrapping across a
   // periodic face when the walls word says the cell lies on it.
@@ -119,6 +133,32 @@ struct BuildWalls {
     grid.walls(cell) = w;
   }
 };
+
+// Sets Grid::walls_bit from the walls words (a pass of its own: BuildWalls reads the
+// neighbours' type bytes).
+template <class MemorySpace>
+struct MarkWalls {
+  Grid<MemorySpace> grid;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    if (grid.type(cell) != solid_flag && grid.walls(cell) != 0u) grid.cell_type(cell) |= Grid<MemorySpace>::walls_bit;
+  }
+};
+
+// Shifted lattices keep `margin` elements (128 bytes in fp32) before and after the cells,
+// so that they stay in bounds and aligned.
+constexpr int margin = 32;
+
+// Slot of direction q of `cell` in lattice f. Shifted storage (fp32 A-A in the cells
+// traversal) keeps it c_x(q) elements earlier: the odd step, which reaches direction q of
+// a cell's neighbour at x + c_x(q), then reads and writes whole 128-byte lines per warp,
+// where plain storage has 10 of 19 directions one element off (~10 % of the odd step on
+// the H100). The even step takes the offsets instead, and stages them through scratch
+// (StagedCollide).
+template <class View>
+KOKKOS_FORCEINLINE_FUNCTION auto& slot(const View& f, int cell, int q, bool shifted) {
+  return f(shifted ? cell + margin - D3Q19::cx(q) : cell, q);
+}
 
 // Density excess (rho - 1) and velocity of shifted populations g.
 template <class Real>
@@ -198,8 +238,8 @@ KOKKOS_INLINE_FUNCTION void pressure_boundary(Real (&g)[D3Q19::size], int n0, in
 
 enum class Kernel { ab_stream_collide, aa_collide, aa_stream_collide_stream };
 
-// One time step on every non-solid cell.
-template <class ExecutionSpace, class Real, Kernel kernel>
+// One time step on every non-solid cell, on a lattice in shifted storage (slot()) or not.
+template <class ExecutionSpace, class Real, Kernel kernel, bool shifted>
 struct StreamCollide {
   using MemorySpace = typename ExecutionSpace::memory_space;
   Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> source;  // A-A: source == target
@@ -209,24 +249,49 @@ struct StreamCollide {
   Real inlet_excess, outlet_excess;  // prescribed density - 1
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    const std::uint8_t type = grid.cell_type(cell);
+    const std::uint8_t raw = grid.cell_type(cell);
+    const std::uint8_t type = Grid<MemorySpace>::type_of(raw);
     if (type == solid_flag) return;
-    const std::uint32_t w = kernel == Kernel::aa_collide ? 0u : grid.walls(cell);
+    const std::uint32_t w = kernel == Kernel::aa_collide ? 0u : grid.walls_of(cell, raw);
 
     Real g[D3Q19::size];
     for_each_direction([&](auto qc) {  // incoming f_q(x) = f*_q(x - c_q), x - c_q = x + c_{-q}
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
       if constexpr (kernel == Kernel::aa_collide) {
-        g[q] = source(cell, q);
+        g[q] = at(source, cell, q);
       } else {
         const int from = grid.template neighbour<o>(cell, w);
         if constexpr (kernel == Kernel::ab_stream_collide)
-          g[q] = from >= 0 ? source(from, q) : source(cell, o);
+          g[q] = from >= 0 ? at(source, from, q) : at(source, cell, o);
         else
-          g[q] = from >= 0 ? source(from, o) : source(cell, q);
+          g[q] = from >= 0 ? at(source, from, o) : at(source, cell, q);
       }
     });
+    relax(g, type, cell);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      constexpr int o = D3Q19::opposite(q);
+      if constexpr (kernel == Kernel::ab_stream_collide) {
+        at(target, cell, q) = g[q];
+      } else if constexpr (kernel == Kernel::aa_collide) {
+        at(target, cell, o) = g[q];
+      } else {
+        const int to = grid.template neighbour<q>(cell, w);
+        if (to >= 0)
+          at(target, to, q) = g[q];
+        else
+          at(target, cell, o) = g[q];
+      }
+    });
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION Real& at(const Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace>& f, int cell,
+                                       int q) const {
+    return slot(f, cell, q, shifted);
+  }
+  // The pressure boundary where the cell has one, then the BGK collision.
+  KOKKOS_INLINE_FUNCTION void relax(Real (&g)[D3Q19::size], std::uint8_t type, int cell) const {
     if (type != fluid_flag) {
       int x, y, z, n0, n1, n2;
       grid.coordinates(cell, x, y, z);
@@ -234,25 +299,10 @@ struct StreamCollide {
       pressure_boundary(g, n0, n1, n2, type == inlet_flag ? inlet_excess : outlet_excess);
     }
     collide_bgk(g, omega);
-    for_each_direction([&](auto qc) {
-      constexpr int q = decltype(qc)::value;
-      constexpr int o = D3Q19::opposite(q);
-      if constexpr (kernel == Kernel::ab_stream_collide) {
-        target(cell, q) = g[q];
-      } else if constexpr (kernel == Kernel::aa_collide) {
-        target(cell, o) = g[q];
-      } else {
-        const int to = grid.template neighbour<q>(cell, w);
-        if (to >= 0)
-          target(to, q) = g[q];
-        else
-          target(cell, o) = g[q];
-      }
-    });
   }
 };
 
-// Host spaces run the step kernels a row at a time (StreamCollideRows); GPUs a cell per thread.
+// Host spaces run the step kernels a row at a time by default (StreamCollideRows).
 template <class ExecutionSpace>
 constexpr bool runs_rows =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
@@ -267,7 +317,7 @@ constexpr bool runs_rows =
 template <class ExecutionSpace, class Real, Kernel kernel>
 struct StreamCollideRows {
   static constexpr int lanes = 16;  // cells per run: 16 floats fill an AVX-512 register
-  StreamCollide<ExecutionSpace, Real, kernel> cells;
+  StreamCollide<ExecutionSpace, Real, kernel, false> cells;  // plain storage
 
   KOKKOS_INLINE_FUNCTION void operator()(const int row) const {
     const int end = (row + 1) * cells.grid.nx;
@@ -285,7 +335,8 @@ struct StreamCollideRows {
   }
 
   KOKKOS_INLINE_FUNCTION bool plain(int cell) const {
-    return cells.grid.cell_type(cell) == fluid_flag && (kernel == Kernel::aa_collide || cells.grid.walls(cell) == 0u);
+    // the even step reads no links; the others need a walls word of 0 (no walls_bit)
+    return (kernel == Kernel::aa_collide ? cells.grid.type(cell) : cells.grid.cell_type(cell)) == fluid_flag;
   }
 
   // The per-cell kernel's accesses for plain cells `first` .. `first + count - 1`.
@@ -320,19 +371,19 @@ struct StreamCollideRows {
 // Post-collision populations f*_q(cell) - w_q of a non-solid cell, whatever the layout.
 template <class MemorySpace, class Real>
 KOKKOS_INLINE_FUNCTION void post_collision(const Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace>& f,
-                                           const Grid<MemorySpace>& grid, Layout layout, int cell,
+                                           const Grid<MemorySpace>& grid, Layout layout, bool shifted, int cell,
                                            Real (&g)[D3Q19::size]) {
   if (layout == Layout::streamed) {
     const std::uint32_t w = grid.walls(cell);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       const int to = grid.template neighbour<q>(cell, w);
-      g[q] = to >= 0 ? f(to, q) : f(cell, D3Q19::opposite(q));
+      g[q] = to >= 0 ? slot(f, to, q, shifted) : slot(f, cell, D3Q19::opposite(q), shifted);
     });
   } else {
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      g[q] = layout == Layout::home ? f(cell, q) : f(cell, D3Q19::opposite(q));
+      g[q] = layout == Layout::home ? slot(f, cell, q, shifted) : slot(f, cell, D3Q19::opposite(q), shifted);
     });
   }
 }
