@@ -73,6 +73,21 @@ TYPED_TEST(LbmSolver, ClosedBoxWithBounceBackConservesMass) {
   check_mass_conservation<TypeParam, double>(box, 1e-13);
 }
 
+// Restarts two solvers from the same state, advances both `steps` steps and returns the
+// largest difference between their post-collision populations.
+template <class A, class B>
+double largest_difference_after(int steps, A& a, B& b, const std::vector<double>& density,
+                                const std::vector<double>& velocity) {
+  a.initialize(density, velocity);
+  b.initialize(density, velocity);
+  a.advance(steps);
+  b.advance(steps);
+  const auto fa = a.distributions(), fb = b.distributions();
+  double worst = 0;
+  for (std::size_t i = 0; i < fa.size(); ++i) worst = std::max(worst, std::abs(fa[i] - fb[i]));
+  return worst;
+}
+
 // A-A and A-B must take the same steps: compare post-collision populations after an odd
 // and an even number of steps (A-A's two storage layouts), fp64 and fp32.
 template <class Space, class Real>
@@ -88,16 +103,8 @@ void check_aa_matches_ab(double tolerance) {
   Solver<Space, Real> aa(Space{}, g, p);
   p.streaming = Streaming::ab;
   Solver<Space, Real> ab(Space{}, g, p);
-  aa.initialize(density, velocity);
-  ab.initialize(density, velocity);
   for (int steps : {7, 8}) {
-    aa.initialize(density, velocity);
-    ab.initialize(density, velocity);
-    aa.advance(steps);
-    ab.advance(steps);
-    const auto fa = aa.distributions(), fb = ab.distributions();
-    double worst = 0;
-    for (std::size_t i = 0; i < fa.size(); ++i) worst = std::max(worst, std::abs(fa[i] - fb[i]));
+    const double worst = largest_difference_after(steps, aa, ab, density, velocity);
     std::printf("[ aa vs ab ] %s after %d steps: max |f_AA - f_AB| = %.3e\n", sizeof(Real) == 4 ? "fp32" : "fp64",
                 steps, worst);
     EXPECT_LE(worst, tolerance) << steps << " steps";
@@ -186,13 +193,7 @@ void check_traversals_agree(double tolerance) {
     Solver<Space, Real, Traversal::rows> rows(Space{}, g, p);
     Solver<Space, Real, Traversal::cells> cells(Space{}, g, p);
     for (int steps : {7, 8}) {
-      rows.initialize(density, velocity);
-      cells.initialize(density, velocity);
-      rows.advance(steps);
-      cells.advance(steps);
-      const auto fr = rows.distributions(), fc = cells.distributions();
-      double worst = 0;
-      for (std::size_t i = 0; i < fr.size(); ++i) worst = std::max(worst, std::abs(fr[i] - fc[i]));
+      const double worst = largest_difference_after(steps, rows, cells, density, velocity);
       std::printf("[ traversals ] %s %s after %d steps: max |f_rows - f_cells| = %.3e\n",
                   streaming_name(streaming), sizeof(Real) == 4 ? "fp32" : "fp64", steps, worst);
       EXPECT_LE(worst, tolerance) << streaming_name(streaming) << ", " << steps << " steps";

@@ -1,6 +1,7 @@
 #pragma once
-// The D3Q19 BGK lattice Boltzmann solver, templated on the execution space it runs on and
-// on the storage type of the distributions (float by default, or double).
+// The D3Q19 BGK lattice Boltzmann solver, templated on the execution space it runs on, on
+// the storage type of the distributions (float by default, or double) and on how its
+// kernels cover the lattice (Traversal; by default rows on CPUs, cells on GPUs).
 //
 //   pk::lbm::Solver<Kokkos::OpenMP> solver(space, pk::lbm::box_channel(64, 32, 32), parameters);
 //   solver.advance(1000);                  // throws pk::Error when the flow blows up
