@@ -9,9 +9,8 @@
 // scratch to the cell they belong to, k + c_x. The two cells at the chunk's ends reach one
 // slot each per direction beyond it, straight in memory.
 //
-// Every slot belongs to one cell, so a team stores only its own cells' slots and chunks
-// may run in any order. A team also loads, and ignores, the slots at its ends that belong
-// to the neighbouring chunks.
+// Every slot belongs to one cell, and a team loads and stores only its own cells' slots,
+// so chunks may run in any order.
 #include <pk/lbm/details/kernels.hpp>
 #include <pk/lbm/lattice.hpp>
 
@@ -76,11 +75,12 @@ struct StagedCollide {
       type = cells.grid.type(first + k);
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
-        own[p] = memory<p>(first, k);
+        if (in_chunk<p>(k, count)) own[p] = memory<p>(first, k);
       });
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
-        if constexpr (D3Q19::cx(p) != 0) slots(k, moving_column(p)) = own[p];
+        if constexpr (D3Q19::cx(p) != 0)
+          if (in_chunk<p>(k, count)) slots(k, moving_column(p)) = own[p];
       });
     }
     team.team_barrier();
@@ -111,12 +111,19 @@ struct StagedCollide {
       });
     }
     team.team_barrier();
-    if (active)  // the x-moving slots at x0 + k that belong to a cell of the chunk
+    if (active)
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
         if constexpr (D3Q19::cx(p) != 0)
-          if (k + D3Q19::cx(p) >= 0 && k + D3Q19::cx(p) < count) memory<p>(first, k) = slots(k, moving_column(p));
+          if (in_chunk<p>(k, count)) memory<p>(first, k) = slots(k, moving_column(p));
       });
+  }
+
+  // Whether the slot at x0 + k of direction p belongs to a cell of the chunk: x0 + k + c_x(p).
+  // The others belong to a neighbouring chunk's end cell, which may be writing them.
+  template <int p>
+  KOKKOS_INLINE_FUNCTION static bool in_chunk(const int k, const int count) {
+    return k + D3Q19::cx(p) >= 0 && k + D3Q19::cx(p) < count;
   }
 
   // The slot at x0 + k of direction p, from the direction's first element: a base the warp
