@@ -50,14 +50,15 @@ struct StagedCollide {
   // Runs the step on `space`: teams of max_chunk threads, or as many as the space allows.
   static void launch(const char* label, const ExecutionSpace& space, const Cells& cells) {
     const int rows = cells.grid.ny * cells.grid.nz;
-    const Policy probe = Policy(space, rows, 1).set_scratch_size(0, Kokkos::PerTeam(Slots::shmem_size()));
     const StagedCollide widest{cells, max_chunk, 1, 0};
-    const int size = std::min(max_chunk, probe.team_size_max(widest, Kokkos::ParallelForTag()));
+    const int size = std::min(max_chunk, policy(space, rows, 1).team_size_max(widest, Kokkos::ParallelForTag()));
     const StagedCollide step{cells, size, (cells.grid.nx + size - 1) / size,
                              static_cast<std::ptrdiff_t>(cells.source.stride_1())};
-    Kokkos::parallel_for(
-        label, Policy(space, rows * step.chunks_per_row, size).set_scratch_size(0, Kokkos::PerTeam(Slots::shmem_size())),
-        step);
+    Kokkos::parallel_for(label, policy(space, rows * step.chunks_per_row, size), step);
+  }
+
+  static Policy policy(const ExecutionSpace& space, const int teams, const int team_size) {
+    return Policy(space, teams, team_size).set_scratch_size(0, Kokkos::PerTeam(Slots::shmem_size()));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
