@@ -125,8 +125,8 @@ int main(int argc, char** argv) {
     cli.add_option("--outlet-density", parameters.outlet_density, "density prescribed on outlet cells")->capture_default_str();
     cli.add_option("--pattern", pattern, "streaming: aa (one lattice) or ab (two lattices)")
         ->check(CLI::IsMember({"aa", "ab"}))->capture_default_str();
-    cli.add_option("--precision", options.precision, "storage: fp32 or fp64")
-        ->check(CLI::IsMember({"fp32", "fp64"}))->capture_default_str();
+    cli.add_option("--precision", options.precision, "storage: fp32, fp64, or fp16 (computing in fp32)")
+        ->check(CLI::IsMember({"fp32", "fp64", "fp16"}))->capture_default_str();
     cli.add_option("--max-mach", parameters.max_mach, "largest |u| / c_s allowed, checked before and during the run")
         ->capture_default_str();
     cli.add_option("--check-every", parameters.check_interval, "steps between NaN/density/Mach checks (0: never)")
@@ -154,8 +154,9 @@ int main(int argc, char** argv) {
     std::vector<Run> runs;
     pk::for_each_selected_space(spaces, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
-      runs.push_back(options.precision == "fp64" ? run<Space, double>(space, geometry, parameters, options, command)
-                                                 : run<Space, float>(space, geometry, parameters, options, command));
+      runs.push_back(options.precision == "fp64"   ? run<Space, double>(space, geometry, parameters, options, command)
+                     : options.precision == "fp16" ? run<Space, pk::Binary16>(space, geometry, parameters, options, command)
+                                                   : run<Space, float>(space, geometry, parameters, options, command));
     });
     for (std::size_t i = 1; i < runs.size(); ++i)
       std::printf("max |u_%s - u_%s| = %.3e (max |u| %.3e)\n", runs[i].space.c_str(), runs[0].space.c_str(),

@@ -117,4 +117,12 @@ TYPED_TEST(LbmPoiseuilleValidation, SinglePrecisionAndABStreamingAreAsAccurate) 
   EXPECT_NEAR(ab32.l2, aa64.l2, 0.1 * aa64.l2);
 }
 
+TYPED_TEST(LbmPoiseuilleValidation, HalfPrecisionStorage) {
+  for (int w : {8, 16, 32}) {
+    const DuctError e16 = duct_error<TypeParam, pk::Binary16>(w, Streaming::aa);
+    const DuctError e64 = duct_error<TypeParam, double>(w, Streaming::aa);
+    std::printf("[ poiseuille ] fp16 A-A duct %2d x %2d: L2 error %.3e (fp64 %.3e)\n", w, w, e16.l2, e64.l2);
+  }
+}
+
 }  // namespace

@@ -105,8 +105,7 @@ void check_aa_matches_ab(double tolerance) {
   Solver<Space, Real> ab(Space{}, g, p);
   for (int steps : {7, 8}) {
     const double worst = largest_difference_after(steps, aa, ab, density, velocity);
-    std::printf("[ aa vs ab ] %s after %d steps: max |f_AA - f_AB| = %.3e\n", sizeof(Real) == 4 ? "fp32" : "fp64",
-                steps, worst);
+    std::printf("[ aa vs ab ] %s after %d steps: max |f_AA - f_AB| = %.3e\n", precision_name<Real>, steps, worst);
     EXPECT_LE(worst, tolerance) << steps << " steps";
     EXPECT_LE(max_velocity_difference(aa.fields(), ab.fields()), tolerance) << steps << " steps";
     EXPECT_GT(max_speed(aa.fields()), 1e-3);  // the flow is not trivially at rest
@@ -116,6 +115,7 @@ void check_aa_matches_ab(double tolerance) {
 TYPED_TEST(LbmSolver, AAAndABGiveTheSameFields) {
   check_aa_matches_ab<TypeParam, double>(1e-14);
   check_aa_matches_ab<TypeParam, float>(1e-6);
+  check_aa_matches_ab<TypeParam, pk::Binary16>(1e-6);
 }
 
 // Expects advance/check to throw pk::Error whose message holds every part.
@@ -129,14 +129,15 @@ void expect_stop(F&& f, const std::vector<std::string>& parts) {
   }
 }
 
-TYPED_TEST(LbmSolver, HealthCheckStopsTheRunAtTheStepAndCell) {
+template <class Space, class Real>
+void check_health_checks() {
   const Geometry g = periodic_box(8, 6, 5);
   Parameters p;
   p.check_interval = 5;
   std::vector<double> density(g.cell_count(), 1.0), velocity(3 * g.cell_count(), 0.0);
   const auto planted = g.cell_index(3, 4, 2);
 
-  Solver<TypeParam, float> solver(TypeParam{}, g, p);
+  Solver<Space, Real> solver(Space{}, g, p);
   density[planted] = std::numeric_limits<double>::quiet_NaN();
   solver.initialize(density, velocity);
   expect_stop([&] { solver.check_health(); }, {"at step 0, cell (3, 4, 2)", "NaN"});
@@ -157,6 +158,11 @@ TYPED_TEST(LbmSolver, HealthCheckStopsTheRunAtTheStepAndCell) {
   velocity[3 * planted + 1] = 0.1;
   solver.initialize(density, velocity);
   EXPECT_NO_THROW(solver.advance(20));
+}
+
+TYPED_TEST(LbmSolver, HealthCheckStopsTheRunAtTheStepAndCell) {
+  check_health_checks<TypeParam, float>();
+  check_health_checks<TypeParam, pk::Binary16>();  // conversions keep NaN
 }
 
 TYPED_TEST(LbmSolver, PressureDropDrivesFlowFromInletToOutlet) {
@@ -195,7 +201,7 @@ void check_traversals_agree(double tolerance) {
     for (int steps : {7, 8}) {
       const double worst = largest_difference_after(steps, rows, cells, density, velocity);
       std::printf("[ traversals ] %s %s after %d steps: max |f_rows - f_cells| = %.3e\n",
-                  streaming_name(streaming), sizeof(Real) == 4 ? "fp32" : "fp64", steps, worst);
+                  streaming_name(streaming), precision_name<Real>, steps, worst);
       EXPECT_LE(worst, tolerance) << streaming_name(streaming) << ", " << steps << " steps";
     }
     EXPECT_GT(max_speed(cells.fields()), 1e-3);
@@ -205,18 +211,21 @@ void check_traversals_agree(double tolerance) {
 TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
   check_traversals_agree<TypeParam, double>(1e-14);
   check_traversals_agree<TypeParam, float>(1e-6);
+  check_traversals_agree<TypeParam, pk::Binary16>(1e-6);
 }
 
 // OpenMP is the reference; every other enabled space must agree with it. Stated
-// tolerance: after 200 steps of the mixed geometry, max |u - u_openmp| <= 1e-12 (fp64) and
-// 1e-6 (fp32), velocities being ~1e-2: the spaces differ only in the order of rounding
-// (e.g. fused multiply-adds), which the dissipative BGK dynamics do not amplify.
+// tolerance: after 200 steps of the mixed geometry, max |u - u_openmp| <= 1e-12 (fp64),
+// 1e-6 (fp32) and 1e-4 (fp16 storage), velocities being ~1e-2: the spaces differ only in
+// the order of rounding (e.g. fused multiply-adds), which the dissipative BGK dynamics do
+// not amplify; in fp16 such a difference can tip a stored value to the next half (a
+// relative 1e-3).
 TEST(LbmAcrossSpaces, EverySpaceAgreesWithOpenMP) {
   const Geometry g = mixed_geometry();
   Parameters p;
   p.inlet_density = 1.01;
   p.outlet_density = 0.99;
-  std::vector<HostFields> fp64, fp32;
+  std::vector<HostFields> fp64, fp32, fp16;
   std::vector<std::string> names;
   pk::for_each_selected_space(pk::select_spaces("all"), [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
@@ -227,15 +236,20 @@ TEST(LbmAcrossSpaces, EverySpaceAgreesWithOpenMP) {
     Solver<Space, float> s32(space, g, p);
     s32.advance(200);
     fp32.push_back(s32.fields());
+    Solver<Space, pk::Binary16> s16(space, g, p);
+    s16.advance(200);
+    fp16.push_back(s16.fields());
   });
   ASSERT_FALSE(names.empty());
   ASSERT_EQ(names.front(), "openmp");
   EXPECT_GT(max_speed(fp64.front()), 1e-3);
   for (std::size_t i = 1; i < names.size(); ++i) {
-    const double d64 = max_velocity_difference(fp64[i], fp64.front()), d32 = max_velocity_difference(fp32[i], fp32.front());
-    std::printf("[ spaces ] %s vs openmp: max |du| fp64 %.3e, fp32 %.3e\n", names[i].c_str(), d64, d32);
+    const double d64 = max_velocity_difference(fp64[i], fp64.front()), d32 = max_velocity_difference(fp32[i], fp32.front()),
+                 d16 = max_velocity_difference(fp16[i], fp16.front());
+    std::printf("[ spaces ] %s vs openmp: max |du| fp64 %.3e, fp32 %.3e, fp16 %.3e\n", names[i].c_str(), d64, d32, d16);
     EXPECT_LE(d64, 1e-12) << names[i];
     EXPECT_LE(d32, 1e-6) << names[i];
+    EXPECT_LE(d16, 1e-4) << names[i];
   }
 }
 

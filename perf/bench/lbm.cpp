@@ -1,4 +1,5 @@
-// LBM: MLUPS of the D3Q19 BGK solver, A-A and A-B streaming, fp32 and fp64, on fully
+// LBM: MLUPS of the D3Q19 BGK solver, A-A and A-B streaming, fp32, fp64 and fp16 storage
+// (fp32 arithmetic), on fully
 // periodic cubes (every cell does the full update), against the roofline measured in the
 // same run: copy bandwidth / bytes per update (19 populations read + 19 written).
 #include "registry.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 struct Config {
   pk::lbm::Streaming streaming;
-  bool fp64;
+  int storage_bytes;  // 4: fp32, 8: fp64, 2: fp16
 };
 
 template <class Space, class Real>
@@ -45,7 +46,7 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
   const double bytes = static_cast<double>(Solver<Space, Real>::bytes_per_update);
   const double roofline_mlups = c.copy.limit_gbs() * 1e3 / bytes;
   std::ostringstream name;
-  name << streaming_name(streaming) << (std::is_same_v<Real, double> ? "-fp64-" : "-fp32-") << n;
+  name << streaming_name(streaming) << '-' << precision_name<Real> << '-' << n;
   return Result{name.str(),
                 {{"mlups", mlups},
                  {"bytes_per_update", bytes},
@@ -64,7 +65,7 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
 struct LbmBench {
   static constexpr const char* kernel = "lbm";
   static constexpr const char* description =
-      "D3Q19 BGK lattice Boltzmann MLUPS, A-A and A-B, fp32 and fp64, vs copy bandwidth / bytes per update";
+      "D3Q19 BGK lattice Boltzmann MLUPS, A-A and A-B, fp32, fp64 and fp16 storage, vs copy bandwidth / bytes per update";
 
   template <class Space>
   std::vector<Result> run(const Space& space, const Context& c) const {
@@ -74,10 +75,10 @@ struct LbmBench {
     if (c.size == Size::small) sides = {64, 128};
     const double budget = 0.8 * pk::available_bytes(space);  // leave room for the runtime and the copy probe
     std::vector<Result> results;
-    for (const Config config : {Config{Streaming::aa, false}, Config{Streaming::ab, false}, Config{Streaming::aa, true},
-                                Config{Streaming::ab, true}}) {
+    for (const Config config : {Config{Streaming::aa, 4}, Config{Streaming::ab, 4}, Config{Streaming::aa, 8},
+                                Config{Streaming::ab, 8}, Config{Streaming::aa, 2}, Config{Streaming::ab, 2}}) {
       // Lattice(s) + cell type + walls word.
-      const double per_cell = (config.streaming == Streaming::ab ? 2 : 1) * 19.0 * (config.fp64 ? 8 : 4) + 1 + 4;
+      const double per_cell = (config.streaming == Streaming::ab ? 2 : 1) * 19.0 * config.storage_bytes + 1 + 4;
       std::vector<int> case_sides = sides;
       if (c.size == Size::full) {
         // 64^3, 128^3, then steps of 128 up to the largest cube that fits, that cube last.
@@ -90,8 +91,9 @@ struct LbmBench {
       }
       for (int n : case_sides) {
         if (per_cell * n * n * n > budget) continue;
-        results.push_back(config.fp64 ? measure<Space, double>(space, c, config.streaming, n)
-                                      : measure<Space, float>(space, c, config.streaming, n));
+        results.push_back(config.storage_bytes == 8   ? measure<Space, double>(space, c, config.streaming, n)
+                          : config.storage_bytes == 2 ? measure<Space, pk::Binary16>(space, c, config.streaming, n)
+                                                      : measure<Space, float>(space, c, config.streaming, n));
       }
     }
     return results;

@@ -1,7 +1,8 @@
 #pragma once
 // The D3Q19 BGK lattice Boltzmann solver, templated on the execution space it runs on, on
-// the storage type of the distributions (float by default, or double) and on how its
-// kernels cover the lattice (Traversal; by default rows on CPUs, cells on GPUs).
+// the precision of the distributions (float by default; double; or pk::Binary16: fp16
+// storage with fp32 arithmetic) and on how its kernels cover the lattice (Traversal; by
+// default rows on CPUs, cells on GPUs).
 //
 //   pk::lbm::Solver<Kokkos::OpenMP> solver(space, pk::lbm::box_channel(64, 32, 32), parameters);
 //   solver.advance(1000);                  // throws pk::Error when the flow blows up
@@ -37,10 +38,11 @@ namespace pk::lbm {
 namespace details {
 
 // Min-reduces to the index of the first cell with a NaN, a density <= 0 or too high a Mach number.
-template <class ExecutionSpace, class Real>
+template <class ExecutionSpace, class Storage>
 struct FirstUnhealthyCell {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  using Real = arithmetic_t<Storage>;
+  Lattice<Storage, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
   bool shifted;
@@ -58,10 +60,11 @@ struct FirstUnhealthyCell {
   }
 };
 
-template <class ExecutionSpace, class Real>
+template <class ExecutionSpace, class Storage>
 struct Moments {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  using Real = arithmetic_t<Storage>;
+  Lattice<Storage, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
   bool shifted;
@@ -80,10 +83,11 @@ struct Moments {
   }
 };
 
-template <class ExecutionSpace, class Real>
+template <class ExecutionSpace, class Storage>
 struct PostCollisionCopy {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  using Real = arithmetic_t<Storage>;
+  Lattice<Storage, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
   bool shifted;
@@ -104,10 +108,11 @@ struct PostCollisionCopy {
 // post-collision populations of step 0, in the layout the first step expects. A state is
 // a device-callable functor:
 //   void operator()(int cell, int x, int y, int z, double& density, double (&velocity)[3]) const;
-template <class ExecutionSpace, class Real, class State>
+template <class ExecutionSpace, class Storage, class State>
 struct Initialize {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> f;
+  using Real = arithmetic_t<Storage>;
+  Lattice<Storage, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
   bool shifted;
@@ -125,7 +130,7 @@ struct Initialize {
     const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      const Real g = shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2);
+      const Storage g = static_cast<Storage>(shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2));
       const int to = grid.template neighbour<q>(cell, w);
       if (layout == Layout::home)
         slot(f, cell, q, shifted) = g;
@@ -167,25 +172,35 @@ struct ParameterState {
 }  // namespace details
 
 // How the step kernels cover the lattice. rows: a thread per x-row, runs of plain cells in
-// SIMD loops (CPUs). cells: a thread per cell, an fp32 A-A lattice in shifted storage and
+// SIMD loops (CPUs). cells: a thread per cell, an fp32 or fp16 A-A lattice in shifted storage and
 // its even step staged per team (GPUs; see details::slot and details::StagedCollide).
 // Either runs on any space, and both take identical steps.
 enum class Traversal { rows, cells };
 template <class ExecutionSpace>
 constexpr Traversal default_traversal = details::runs_rows<ExecutionSpace> ? Traversal::rows : Traversal::cells;
 
-template <class ExecutionSpace, class Real = float, Traversal traversal = default_traversal<ExecutionSpace>>
+// The name of a precision in apps and results: "fp32", "fp64", or "fp16" for pk::Binary16
+// (fp16 storage, fp32 arithmetic).
+template <class Precision>
+constexpr const char* precision_name = std::is_same_v<Precision, double>  ? "fp64"
+                                       : std::is_same_v<Precision, float> ? "fp32"
+                                                                          : "fp16";
+
+template <class ExecutionSpace, class Precision = float, Traversal traversal = default_traversal<ExecutionSpace>>
 class Solver {
-  static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, "storage type: float or double");
+  static_assert(std::is_same_v<Precision, float> || std::is_same_v<Precision, double> ||
+                    std::is_same_v<Precision, Binary16>,
+                "precision: float, double or pk::Binary16");
 
  public:
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  using real_type = Real;
-  using Distributions = Kokkos::View<Real**, Kokkos::LayoutLeft, memory_space>;
+  using storage_type = details::storage_t<Precision, ExecutionSpace>;
+  using real_type = details::arithmetic_t<storage_type>;  // what the kernels compute in
+  using Distributions = details::Lattice<storage_type, memory_space>;
 
   // Minimum memory traffic of one cell update: 19 populations read and 19 written.
-  static constexpr std::size_t bytes_per_update = 2 * D3Q19::size * sizeof(Real);
+  static constexpr std::size_t bytes_per_update = 2 * D3Q19::size * sizeof(storage_type);
 
   // Validates geometry and parameters (pk::Error), allocates the lattice(s) on `space` and
   // sets every cell to equilibrium: inlet/outlet cells at their prescribed density, the
@@ -222,7 +237,7 @@ class Solver {
   void initialize_with(const State& state) {
     steps_ = 0;
     Kokkos::parallel_for("pk::lbm::initialize", policy(),
-                         details::Initialize<ExecutionSpace, Real, State>{f_, grid_, layout(), shifted(), state});
+                         details::Initialize<ExecutionSpace, storage_type, State>{f_, grid_, layout(), shifted(), state});
     space_.fence();
   }
 
@@ -256,10 +271,11 @@ class Solver {
   // Throws pk::Error when a cell has a NaN or non-positive density or |u|/c_s > max_mach.
   void check_health() const {
     int first = INT_MAX;
-    const Real max_u = static_cast<Real>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
-    Kokkos::parallel_reduce("pk::lbm::check_health", policy(),
-                            details::FirstUnhealthyCell<ExecutionSpace, Real>{f_, grid_, layout(), shifted(), max_u * max_u},
-                            Kokkos::Min<int>(first));
+    const real_type max_u = static_cast<real_type>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
+    Kokkos::parallel_reduce(
+        "pk::lbm::check_health", policy(),
+        details::FirstUnhealthyCell<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), max_u * max_u},
+        Kokkos::Min<int>(first));
     if (first == INT_MAX) return;
     const HostFields now = fields();
     const int x = first % geometry_.nx(), y = first / geometry_.nx() % geometry_.ny(),
@@ -283,7 +299,7 @@ class Solver {
   // Density and velocity of every cell, as the last collision saw them, on the host.
   HostFields fields() const {
     auto buffer = field_buffer();
-    Kokkos::parallel_for("pk::lbm::moments", policy(), details::Moments<ExecutionSpace, Real>{f_, grid_, layout(), shifted(), buffer});
+    Kokkos::parallel_for("pk::lbm::moments", policy(), details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
     HostFields out;
     out.nx = geometry_.nx();
@@ -307,7 +323,7 @@ class Solver {
     Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> buffer(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::post_collision"), cells, D3Q19::size);
     Kokkos::parallel_for("pk::lbm::post_collision", policy(),
-                         details::PostCollisionCopy<ExecutionSpace, Real>{f_, grid_, layout(), shifted(), buffer});
+                         details::PostCollisionCopy<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
     return std::vector<double>(host.data(), host.data() + host.size());
   }
@@ -318,7 +334,7 @@ class Solver {
   const ExecutionSpace& space() const { return space_; }
   // Bytes of distribution storage: one lattice for A-A, two for A-B.
   std::size_t lattice_bytes() const {
-    return (parameters_.streaming == Streaming::ab ? 2 : 1) * f_.size() * sizeof(Real);
+    return (parameters_.streaming == Streaming::ab ? 2 : 1) * f_.size() * sizeof(storage_type);
   }
 
  private:
@@ -326,7 +342,7 @@ class Solver {
     return Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0,
                                                                        static_cast<int>(geometry_.cell_count()));
   }
-  // The A-A odd step in fp32. Left to itself, Kokkos 3.4 launched it on the H100 in
+  // The A-A odd step in fp32 arithmetic (fp32 or fp16 storage). Left to itself, Kokkos 3.4 launched it on the H100 in
   // 416-thread blocks of 78 registers: one block per SM, 20 % occupancy (Nsight Compute).
   // Blocks of at most 128 threads, at least 8 per SM, cap it at 64 registers without
   // spills: fp32 A-A went from 0.75 to 0.86 of the roofline, while such bounds cost fp64 A-A
@@ -335,7 +351,7 @@ class Solver {
   // offsets (details::slot) and the walls words (Grid::walls_bit): at 384^3 the odd step
   // went from 3.53 to 3.16 ms, the even step, now staged, from 3.10 to 3.28 ms. Staging
   // the odd step instead added 40 % instructions and three barriers: 3.81 ms.
-  static constexpr bool bounded_steps = std::is_same_v<Real, float>;
+  static constexpr bool bounded_steps = std::is_same_v<real_type, float>;
   using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
                                         Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
   AaPolicy aa_policy() const { return AaPolicy(space_, 0, static_cast<int>(geometry_.cell_count())); }
@@ -343,10 +359,10 @@ class Solver {
     return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::fields"), geometry_.cell_count(), 4);
   }
-  // The cells traversal keeps fp32 A-A lattices in shifted storage (details::slot) and
+  // The cells traversal keeps fp32 and fp16 A-A lattices in shifted storage (details::slot) and
   // stages their even step. fp64 stays plain: its staged step holds twice the registers,
   // and fp64 A-A came to 0.86 of the roofline that way, against 0.91 plain (H100, 736^3).
-  static constexpr bool shifted_aa = traversal == Traversal::cells && std::is_same_v<Real, float>;
+  static constexpr bool shifted_aa = traversal == Traversal::cells && std::is_same_v<real_type, float>;
   bool shifted() const { return shifted_aa && parameters_.streaming == Streaming::aa; }
   details::Layout layout() const {
     if (parameters_.streaming == Streaming::ab) return details::Layout::home;
@@ -369,17 +385,17 @@ class Solver {
   template <details::Kernel kernel>
   void launch(const char* label, const Distributions& source, const Distributions& target) const {
     constexpr bool shifted_steps = shifted_aa && kernel != details::Kernel::ab_stream_collide;
-    const details::StreamCollide<ExecutionSpace, Real, kernel, shifted_steps> cells{
-        source, target, grid_, static_cast<Real>(1.0 / parameters_.tau),
-        static_cast<Real>(parameters_.inlet_density - 1.0), static_cast<Real>(parameters_.outlet_density - 1.0)};
+    const details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps> cells{
+        source, target, grid_, static_cast<real_type>(1.0 / parameters_.tau),
+        static_cast<real_type>(parameters_.inlet_density - 1.0), static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
       const int rows = geometry_.ny() * geometry_.nz();
       Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0, rows),
-                           details::StreamCollideRows<ExecutionSpace, Real, kernel>{cells});
+                           details::StreamCollideRows<ExecutionSpace, storage_type, kernel>{cells});
     } else if constexpr (kernel == details::Kernel::ab_stream_collide) {
       Kokkos::parallel_for(label, policy(), cells);
     } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
-      details::StagedCollide<ExecutionSpace, Real>::launch(label, space_, cells);
+      details::StagedCollide<ExecutionSpace, storage_type>::launch(label, space_, cells);
     } else {
       Kokkos::parallel_for(label, aa_policy(), cells);
     }

@@ -2,13 +2,14 @@
 // Kernels of the LBM solver: BGK collision, the pressure-boundary rule, and the three
 // streaming kernels (A-B pull; A-A collide-in-place and stream-collide-stream).
 //
-// Storage. Distributions are structure-of-arrays, View<Real**, LayoutLeft>: for each
+// Storage. Distributions are structure-of-arrays, View<Storage**, LayoutLeft>: for each
 // direction q the cells are contiguous, x fastest, so consecutive GPU threads (and
 // consecutive iterations of a CPU thread) touch consecutive addresses for every q: loads
 // and stores coalesce / stream. slot() gives the element of (cell, q). Each value is
 // stored shifted by its rest-state equilibrium, g_q = f_q - w_q (rho_0 = 1): the stored
 // numbers are small, so fp32 keeps the digits that carry the flow instead of spending
-// them on the constant w_q.
+// them on the constant w_q. Storage is float, double, or a 16-bit half type (fp16
+// storage): kernels convert on load and store and compute in arithmetic_t<Storage>.
 //
 // Layouts of the A-A lattice A (f*_q(x) = post-collision population of cell x, direction q):
 //   after an odd number of steps ("swapped"):  A(x, opposite(q)) = f*_q(x)
@@ -17,14 +18,23 @@
 // Even steps (paper's A-A:1) read incoming populations at home and write them back swapped;
 // odd steps (A-A:2) gather from the neighbours' swapped slots and scatter to the neighbours.
 // Each cell reads and writes the same set of slots, so cells may run in any order in place.
+#include <pk/core/binary16.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/lattice.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pk::lbm::details {
+
+// The type kernels compute in for a storage type: fp16 lattices compute in fp32.
+template <class Storage>
+using arithmetic_t = std::conditional_t<std::is_same_v<Storage, double>, double, float>;
+
+template <class Storage, class MemorySpace>
+using Lattice = Kokkos::View<Storage**, Kokkos::LayoutLeft, MemorySpace>;
 
 constexpr std::uint8_t fluid_flag = static_cast<std::uint8_t>(CellType::fluid);
 constexpr std::uint8_t solid_flag = static_cast<std::uint8_t>(CellType::solid);
@@ -149,7 +159,7 @@ struct MarkWalls {
 // so that they stay in bounds and aligned.
 constexpr int margin = 32;
 
-// Slot of direction q of `cell` in lattice f. Shifted storage (fp32 A-A in the cells
+// Slot of direction q of `cell` in lattice f. Shifted storage (fp32 and fp16 A-A in the cells
 // traversal) keeps it c_x(q) elements earlier: the odd step, which reaches direction q of
 // a cell's neighbour at x + c_x(q), then reads and writes whole 128-byte lines per warp,
 // where plain storage has 10 of 19 directions one element off (~10 % of the odd step on
@@ -239,11 +249,12 @@ KOKKOS_INLINE_FUNCTION void pressure_boundary(Real (&g)[D3Q19::size], int n0, in
 enum class Kernel { ab_stream_collide, aa_collide, aa_stream_collide_stream };
 
 // One time step on every non-solid cell, on a lattice in shifted storage (slot()) or not.
-template <class ExecutionSpace, class Real, Kernel kernel, bool shifted>
+template <class ExecutionSpace, class Storage, Kernel kernel, bool shifted>
 struct StreamCollide {
   using MemorySpace = typename ExecutionSpace::memory_space;
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> source;  // A-A: source == target
-  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> target;
+  using Real = arithmetic_t<Storage>;
+  Lattice<Storage, MemorySpace> source;  // A-A: source == target
+  Lattice<Storage, MemorySpace> target;
   Grid<MemorySpace> grid;
   Real omega;
   Real inlet_excess, outlet_excess;  // prescribed density - 1
@@ -259,13 +270,13 @@ struct StreamCollide {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
       if constexpr (kernel == Kernel::aa_collide) {
-        g[q] = at(source, cell, q);
+        g[q] = load(cell, q);
       } else {
         const int from = grid.template neighbour<o>(cell, w);
         if constexpr (kernel == Kernel::ab_stream_collide)
-          g[q] = from >= 0 ? at(source, from, q) : at(source, cell, o);
+          g[q] = from >= 0 ? load(from, q) : load(cell, o);
         else
-          g[q] = from >= 0 ? at(source, from, o) : at(source, cell, q);
+          g[q] = from >= 0 ? load(from, o) : load(cell, q);
       }
     });
     relax(g, type, cell);
@@ -273,22 +284,24 @@ struct StreamCollide {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
       if constexpr (kernel == Kernel::ab_stream_collide) {
-        at(target, cell, q) = g[q];
+        store(cell, q, g[q]);
       } else if constexpr (kernel == Kernel::aa_collide) {
-        at(target, cell, o) = g[q];
+        store(cell, o, g[q]);
       } else {
         const int to = grid.template neighbour<q>(cell, w);
         if (to >= 0)
-          at(target, to, q) = g[q];
+          store(to, q, g[q]);
         else
-          at(target, cell, o) = g[q];
+          store(cell, o, g[q]);
       }
     });
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION Real& at(const Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace>& f, int cell,
-                                       int q) const {
-    return slot(f, cell, q, shifted);
+  KOKKOS_FORCEINLINE_FUNCTION Real load(int cell, int q) const {
+    return static_cast<Real>(slot(source, cell, q, shifted));
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void store(int cell, int q, Real value) const {
+    slot(target, cell, q, shifted) = static_cast<Storage>(value);
   }
   // The pressure boundary where the cell has one, then the BGK collision.
   KOKKOS_INLINE_FUNCTION void relax(Real (&g)[D3Q19::size], std::uint8_t type, int cell) const {
@@ -307,6 +320,15 @@ template <class ExecutionSpace>
 constexpr bool runs_rows =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
 
+// The storage type of a lattice of the given precision on a space: float and double as
+// they are; pk::Binary16 (fp16 storage) as itself on host spaces and as the device's own
+// half type where Kokkos has one (CUDA's __half: the same bits, converted by one
+// instruction each way where Binary16 takes a dozen).
+template <class Precision, class ExecutionSpace>
+using storage_t = std::conditional_t<std::is_same_v<Precision, Binary16> && !runs_rows<ExecutionSpace> &&
+                                         sizeof(Kokkos::Experimental::half_t) == sizeof(Binary16),
+                                     Kokkos::Experimental::half_t, Precision>;
+
 // One time step on every non-solid cell of an x-row (row = y + ny * z), for CPU threads.
 // Per cell, the gathers, the collision and the scatters depend on the cell's links, so the
 // compiler cannot turn a loop over cells into SIMD code. But in a run of consecutive plain
@@ -314,10 +336,11 @@ constexpr bool runs_rows =
 // to consecutive addresses: such runs are loaded, collided and stored by loops across the
 // run, which vectorise. Other cells take the per-cell kernel. The run is read whole before
 // anything is written, which keeps A-A's in-place update correct.
-template <class ExecutionSpace, class Real, Kernel kernel>
+template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
   static constexpr int lanes = 16;  // cells per run: 16 floats fill an AVX-512 register
-  StreamCollide<ExecutionSpace, Real, kernel, false> cells;  // plain storage
+  using Real = arithmetic_t<Storage>;
+  StreamCollide<ExecutionSpace, Storage, kernel, false> cells;  // plain storage
 
   KOKKOS_INLINE_FUNCTION void operator()(const int row) const {
     const int end = (row + 1) * cells.grid.nx;
@@ -346,10 +369,11 @@ struct StreamCollideRows {
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
-      const Real* from = kernel == Kernel::aa_collide          ? &cells.source(first, q)
-                         : kernel == Kernel::ab_stream_collide ? &cells.source(grid.template neighbour<o>(first, 0u), q)
-                                                               : &cells.source(grid.template neighbour<o>(first, 0u), o);
-      for (int l = 0; l < count; ++l) g[q][l] = from[l];
+      const Storage* from = kernel == Kernel::aa_collide ? &cells.source(first, q)
+                            : kernel == Kernel::ab_stream_collide
+                                ? &cells.source(grid.template neighbour<o>(first, 0u), q)
+                                : &cells.source(grid.template neighbour<o>(first, 0u), o);
+      for (int l = 0; l < count; ++l) g[q][l] = static_cast<Real>(from[l]);
     });
     for (int l = 0; l < count; ++l) {
       Real cell[D3Q19::size];
@@ -360,30 +384,30 @@ struct StreamCollideRows {
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
-      Real* to = kernel == Kernel::ab_stream_collide ? &cells.target(first, q)
-                 : kernel == Kernel::aa_collide      ? &cells.target(first, o)
-                                                     : &cells.target(grid.template neighbour<q>(first, 0u), q);
-      for (int l = 0; l < count; ++l) to[l] = g[q][l];
+      Storage* to = kernel == Kernel::ab_stream_collide ? &cells.target(first, q)
+                    : kernel == Kernel::aa_collide      ? &cells.target(first, o)
+                                                        : &cells.target(grid.template neighbour<q>(first, 0u), q);
+      for (int l = 0; l < count; ++l) to[l] = static_cast<Storage>(g[q][l]);
     });
   }
 };
 
 // Post-collision populations f*_q(cell) - w_q of a non-solid cell, whatever the layout.
-template <class MemorySpace, class Real>
-KOKKOS_INLINE_FUNCTION void post_collision(const Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace>& f,
-                                           const Grid<MemorySpace>& grid, Layout layout, bool shifted, int cell,
-                                           Real (&g)[D3Q19::size]) {
+template <class MemorySpace, class Storage, class Real>
+KOKKOS_INLINE_FUNCTION void post_collision(const Lattice<Storage, MemorySpace>& f, const Grid<MemorySpace>& grid,
+                                           Layout layout, bool shifted, int cell, Real (&g)[D3Q19::size]) {
+  const auto value = [&](int at, int q) { return static_cast<Real>(slot(f, at, q, shifted)); };
   if (layout == Layout::streamed) {
     const std::uint32_t w = grid.walls(cell);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       const int to = grid.template neighbour<q>(cell, w);
-      g[q] = to >= 0 ? slot(f, to, q, shifted) : slot(f, cell, D3Q19::opposite(q), shifted);
+      g[q] = to >= 0 ? value(to, q) : value(cell, D3Q19::opposite(q));
     });
   } else {
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      g[q] = layout == Layout::home ? slot(f, cell, q, shifted) : slot(f, cell, D3Q19::opposite(q), shifted);
+      g[q] = layout == Layout::home ? value(cell, q) : value(cell, D3Q19::opposite(q));
     });
   }
 }
