@@ -117,12 +117,23 @@ TYPED_TEST(LbmPoiseuilleValidation, SinglePrecisionAndABStreamingAreAsAccurate) 
   EXPECT_NEAR(ab32.l2, aa64.l2, 0.1 * aa64.l2);
 }
 
-TYPED_TEST(LbmPoiseuilleValidation, HalfPrecisionStorage) {
-  for (int w : {8, 16, 32}) {
+// fp16 storage (fp32 arithmetic) is as accurate as fp64 while the discretisation error
+// dominates, then meets a floor from rounding the stored populations. In this diffusive
+// scaling the centre speed, and with it a stored value's rounding step, falls as 1/width,
+// while the slowest mode's decay rate per step falls as 1/width^2; the steady state moves by
+// about a rounding step / decay rate, a relative error growing as width^2 (H100 and host:
+// 0.63 %, 0.20 %, 1.08 % at widths 8, 16, 32, against fp64's 0.61 %, 0.17 %, 0.045 %).
+TYPED_TEST(LbmPoiseuilleValidation, HalfPrecisionStorageIsAccurateToWidth16) {
+  for (int w : {8, 16}) {
     const DuctError e16 = duct_error<TypeParam, pk::Binary16>(w, Streaming::aa);
     const DuctError e64 = duct_error<TypeParam, double>(w, Streaming::aa);
     std::printf("[ poiseuille ] fp16 A-A duct %2d x %2d: L2 error %.3e (fp64 %.3e)\n", w, w, e16.l2, e64.l2);
+    EXPECT_LT(e16.l2, 0.01) << "width " << w;
+    EXPECT_NEAR(e16.l2, e64.l2, 0.2 * e64.l2) << "width " << w;
   }
+  const DuctError e32 = duct_error<TypeParam, pk::Binary16>(32, Streaming::aa);
+  std::printf("[ poiseuille ] fp16 A-A duct 32 x 32: L2 error %.3e (the rounding floor)\n", e32.l2);
+  EXPECT_LT(e32.l2, 0.02);
 }
 
 }  // namespace

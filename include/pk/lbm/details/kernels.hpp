@@ -159,7 +159,7 @@ struct MarkWalls {
 // so that they stay in bounds and aligned.
 constexpr int margin = 32;
 
-// Slot of direction q of `cell` in lattice f. Shifted storage (fp32 and fp16 A-A in the cells
+// Slot of direction q of `cell` in lattice f. Shifted storage (fp32 A-A in the cells
 // traversal) keeps it c_x(q) elements earlier: the odd step, which reaches direction q of
 // a cell's neighbour at x + c_x(q), then reads and writes whole 128-byte lines per warp,
 // where plain storage has 10 of 19 directions one element off (~10 % of the odd step on
