@@ -29,12 +29,11 @@ KOKKOS_INLINE_FUNCTION constexpr int moving_column(int q) {
   return column;
 }
 
-template <class ExecutionSpace, class Storage>
+template <class ExecutionSpace, class Real>
 struct StagedCollide {
   static constexpr int max_chunk = 128;  // cells (threads) per team on GPUs: 4 warps
   static constexpr int moving = moving_column(D3Q19::size);
-  using Cells = StreamCollide<ExecutionSpace, Storage, Kernel::aa_collide, true>;
-  using Real = arithmetic_t<Storage>;
+  using Cells = StreamCollide<ExecutionSpace, Real, Kernel::aa_collide, true>;
   // Registers capped at 64 for 8 teams per SM, as the fp32 odd step (solver.hpp).
   using Policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::IndexType<int>, Kokkos::LaunchBounds<max_chunk, 8>>;
   using Member = typename Policy::member_type;
@@ -77,7 +76,7 @@ struct StagedCollide {
       type = cells.grid.type(first + k);
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
-        if (in_chunk<p>(k, count)) own[p] = static_cast<Real>(memory<p>(first, k));
+        if (in_chunk<p>(k, count)) own[p] = memory<p>(first, k);
       });
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
@@ -94,7 +93,7 @@ struct StagedCollide {
           g[q] = own[q];
         } else {
           const int at = k - D3Q19::cx(q);
-          g[q] = at >= 0 && at < count ? slots(at, moving_column(q)) : static_cast<Real>(memory<q>(first, at));
+          g[q] = at >= 0 && at < count ? slots(at, moving_column(q)) : memory<q>(first, at);
         }
       });
       cells.relax(g, type, first + k);
@@ -102,13 +101,13 @@ struct StagedCollide {
         constexpr int q = decltype(qc)::value;
         constexpr int o = D3Q19::opposite(q);  // swapped: f*_q goes to direction o's slot
         if constexpr (D3Q19::cx(o) == 0) {
-          memory<o>(first, k) = static_cast<Storage>(g[q]);
+          memory<o>(first, k) = g[q];
         } else {
           const int at = k - D3Q19::cx(o);
           if (at >= 0 && at < count)
             slots(at, moving_column(o)) = g[q];
           else
-            memory<o>(first, at) = static_cast<Storage>(g[q]);
+            memory<o>(first, at) = g[q];
         }
       });
     }
@@ -117,7 +116,7 @@ struct StagedCollide {
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
         if constexpr (D3Q19::cx(p) != 0)
-          if (in_chunk<p>(k, count)) memory<p>(first, k) = static_cast<Storage>(slots(k, moving_column(p)));
+          if (in_chunk<p>(k, count)) memory<p>(first, k) = slots(k, moving_column(p));
       });
   }
 
@@ -132,7 +131,7 @@ struct StagedCollide {
   // shares plus a 32-bit offset (the View's (cell, q) indexing redid the 64-bit arithmetic
   // for every access).
   template <int p>
-  KOKKOS_INLINE_FUNCTION Storage& memory(const int first, const int k) const {
+  KOKKOS_INLINE_FUNCTION Real& memory(const int first, const int k) const {
     return (cells.source.data() + p * stride)[first + k + margin];
   }
 };
