@@ -11,6 +11,8 @@ if(EXISTS "${_pk_kokkos_prefix}/.complete")
   file(STRINGS "${_pk_kokkos_prefix}/.complete" PK_KOKKOS_PATCHES REGEX "^patches=")
   string(REGEX REPLACE "^patches=|\\.patch" "" PK_KOKKOS_PATCHES "${PK_KOKKOS_PATCHES}")
   string(STRIP "${PK_KOKKOS_PATCHES}" PK_KOKKOS_PATCHES)
+  # Commas, not spaces: nvcc_wrapper splits a definition's value at spaces.
+  string(REGEX REPLACE " +" "," PK_KOKKOS_PATCHES "${PK_KOKKOS_PATCHES}")
 endif()
 message(STATUS "PortableKernels: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (devices: ${Kokkos_DEVICES}; "
                "project patches: ${PK_KOKKOS_PATCHES})")

@@ -33,7 +33,7 @@ std::string kokkos_version() {
 std::vector<std::string> kokkos_patches() {
   std::vector<std::string> patches;
   std::istringstream names(PK_KOKKOS_PATCHES);
-  for (std::string name; names >> name;) patches.push_back(name);
+  for (std::string name; std::getline(names, name, ',');) patches.push_back(name);
   return patches;
 }
 
