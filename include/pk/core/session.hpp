@@ -9,9 +9,16 @@
 
 namespace pk {
 
+// Refuses --kokkos-* options that this Kokkos does not know or whose value is out of range
+// (pk::Error), before Kokkos sees them: Kokkos itself aborts or crashes on some. Kokkos 3
+// spells --kokkos-threads, --kokkos-device, --kokkos-ndevices; Kokkos 4 prefers
+// --kokkos-num-threads, --kokkos-device-id, --kokkos-num-devices and still takes the old
+// names. Threads: 1 to 4 x the hardware threads; device ids: 0 to 255.
+void check_kokkos_options(const std::vector<std::string>& kokkos_args);
+
 class Session {
  public:
-  // kokkos_args: options for Kokkos itself (--kokkos-num-threads=..., ...).
+  // kokkos_args: options for Kokkos itself (--kokkos-num-threads=..., ...), checked first.
   explicit Session(const std::vector<std::string>& kokkos_args = {});
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
