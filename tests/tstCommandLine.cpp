@@ -20,12 +20,18 @@ std::string error_of(const std::vector<std::string>& kokkos_args) {
   return "";
 }
 
-// The option that sets the thread count in this Kokkos.
-const std::string threads = KOKKOS_VERSION >= 40000 ? "--kokkos-num-threads" : "--kokkos-threads";
+// The option that sets the thread count in this Kokkos, and the other version's spelling.
+const bool kokkos4 = KOKKOS_VERSION >= 40000;
+const std::string threads = kokkos4 ? "--kokkos-num-threads" : "--kokkos-threads";
+const std::string other_threads = kokkos4 ? "--kokkos-threads" : "--kokkos-num-threads";
 
 TEST(KokkosOptions, ValidOptionsPass) {
-  EXPECT_EQ(error_of({threads + "=1", "--kokkos-disable-warnings"}), "");
-  EXPECT_EQ(error_of({"--kokkos-ndevices=2,1"}), "");
+  EXPECT_EQ(error_of({threads + "=1", "--kokkos-disable-warnings", "--kokkos-device-id=0", "--kokkos-help"}), "");
+  if (kokkos4) {
+    EXPECT_EQ(error_of({"--kokkos-print-configuration", "--kokkos-tune-internals=No", "--kokkos-map-device-id-by=random"}), "");
+  } else {
+    EXPECT_EQ(error_of({"--kokkos-num-devices=2,1", "--kokkos-numa=1", "--kokkos-tune-internals"}), "");
+  }
 }
 
 TEST(KokkosOptions, ThreadCountsMustParseFullyAndBeInRange) {
@@ -38,12 +44,36 @@ TEST(KokkosOptions, ThreadCountsMustParseFullyAndBeInRange) {
   EXPECT_EQ(error_of({threads}), threads + " needs a value: " + threads + "=VALUE");
 }
 
-TEST(KokkosOptions, DeviceIdsAreNotNegativeAndUnknownOptionsAreRefused) {
-  EXPECT_EQ(error_of({"--kokkos-device=-1"}), "--kokkos-device=-1: must be a whole number from 0 to 255");
+TEST(KokkosOptions, OtherVersionsSpellingIsRefusedWithThisOnes) {
+  // Each Kokkos ignores the other's thread option (4.6 with a warning), so the run would
+  // silently use the default thread count.
+  EXPECT_NE(error_of({other_threads + "=2"}).find("unknown Kokkos option '" + other_threads + "'"), std::string::npos);
+  EXPECT_NE(error_of({other_threads + "=2"}).find("it reads " + threads), std::string::npos);
+  // Kokkos 4 dropped the 3.x names --kokkos-device and --kokkos-ndevices; 3.4 reads them only
+  // with a deprecation warning, so neither version takes them.
+  EXPECT_NE(error_of({"--kokkos-device=0"}).find("unknown Kokkos option"), std::string::npos);
+  EXPECT_NE(error_of({"--kokkos-ndevices=1"}).find("unknown Kokkos option"), std::string::npos);
+  if (kokkos4) {
+    EXPECT_NE(error_of({"--kokkos-num-devices=1"}).find("unknown Kokkos option"), std::string::npos);
+    EXPECT_NE(error_of({"--kokkos-numa=1"}).find("unknown Kokkos option"), std::string::npos);
+  } else {
+    EXPECT_NE(error_of({"--kokkos-print-configuration"}).find("unknown Kokkos option"), std::string::npos);
+    EXPECT_NE(error_of({"--kokkos-map-device-id-by=random"}).find("unknown Kokkos option"), std::string::npos);
+  }
+}
+
+TEST(KokkosOptions, ValuesAreChecked) {
+  EXPECT_EQ(error_of({"--kokkos-device-id=-1"}), "--kokkos-device-id=-1: must be a whole number from 0 to 255");
   EXPECT_NE(error_of({"--kokkos-frobnicate=1"}).find("unknown Kokkos option '--kokkos-frobnicate'"), std::string::npos);
   EXPECT_EQ(error_of({"--kokkos-help=yes"}), "--kokkos-help takes no value");
-  if (KOKKOS_VERSION < 40000)  // Kokkos 3 does not know the Kokkos 4 spelling
-    EXPECT_NE(error_of({"--kokkos-num-threads=2"}).find("unknown Kokkos option"), std::string::npos);
+  if (kokkos4) {
+    EXPECT_EQ(error_of({"--kokkos-disable-warnings=maybe"}),
+              "--kokkos-disable-warnings=maybe: use yes, no, true, false, 1 or 0");
+    EXPECT_EQ(error_of({"--kokkos-map-device-id-by=rank"}), "--kokkos-map-device-id-by=rank: use random or mpi_rank");
+  } else {
+    EXPECT_EQ(error_of({"--kokkos-disable-warnings=yes"}), "--kokkos-disable-warnings takes no value");
+    EXPECT_EQ(error_of({"--kokkos-num-devices=0"}), "--kokkos-num-devices=0: must be a whole number from 1 to 256");
+  }
 }
 
 // A --config file with `text`, parsed by an app with two options.

@@ -3,6 +3,7 @@
 #include <pk/core/space_selection.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -11,25 +12,38 @@ namespace pk {
 
 namespace {
 
-enum class Value { none, threads, device, device_count, text, mapping };
+enum class Value { none, flag, threads, device, device_count, text, mapping };
 
-// The options this Kokkos reads, and the value each takes.
+// The options this Kokkos reads, and the value each takes; the deprecated spellings that
+// Kokkos 3.4 still reads with a warning are left out, so that one spelling works.
 const std::map<std::string, Value>& known_kokkos_options() {
   static const std::map<std::string, Value> options = {
-      {"--kokkos-help", Value::none},          {"--kokkos-disable-warnings", Value::none},
-      {"--kokkos-tune-internals", Value::none}, {"--kokkos-threads", Value::threads},
-      {"--kokkos-device", Value::device},       {"--kokkos-ndevices", Value::device_count},
-      {"--kokkos-tools-library", Value::text},  {"--kokkos-tools-args", Value::text},
+      {"--kokkos-help", Value::none},           {"--kokkos-tools-args", Value::text},
+      {"--kokkos-tools-help", Value::none},     {"--kokkos-device-id", Value::device},
 #if KOKKOS_VERSION >= 40000
-      {"--kokkos-num-threads", Value::threads}, {"--kokkos-device-id", Value::device},
-      {"--kokkos-num-devices", Value::device_count}, {"--kokkos-map-device-id-by", Value::mapping},
-      {"--kokkos-tools-libs", Value::text},     {"--kokkos-tools-help", Value::none},
-      {"--kokkos-print-configuration", Value::none},
+      {"--kokkos-num-threads", Value::threads}, {"--kokkos-map-device-id-by", Value::mapping},
+      {"--kokkos-disable-warnings", Value::flag}, {"--kokkos-tune-internals", Value::flag},
+      {"--kokkos-print-configuration", Value::flag}, {"--kokkos-tools-libs", Value::text},
 #else
-      {"--kokkos-numa", Value::threads},
+      {"--kokkos-threads", Value::threads},     {"--kokkos-numa", Value::threads},
+      {"--kokkos-num-devices", Value::device_count}, {"--kokkos-disable-warnings", Value::none},
+      {"--kokkos-tune-internals", Value::none}, {"--kokkos-tools-library", Value::text},
 #endif
   };
   return options;
+}
+
+// The other Kokkos version's spelling of an option this one reads under another name
+// (Kokkos 4 warns about and ignores --kokkos-threads, Kokkos 3.4 ignores --kokkos-num-threads).
+std::string spelled_here(const std::string& name) {
+#if KOKKOS_VERSION >= 40000
+  if (name == "--kokkos-threads") return "--kokkos-num-threads";
+  if (name == "--kokkos-tools-library") return "--kokkos-tools-libs";
+#else
+  if (name == "--kokkos-num-threads") return "--kokkos-threads";
+  if (name == "--kokkos-tools-libs") return "--kokkos-tools-library";
+#endif
+  return "";
 }
 
 // The whole of `text` as an integer in [low, high], or an error naming the option.
@@ -54,9 +68,13 @@ void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
     const auto equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
     const auto known = known_kokkos_options().find(name);
-    require(known != known_kokkos_options().end(),
-            "unknown Kokkos option '" + name + "' for Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." +
-                std::to_string(KOKKOS_VERSION / 100 % 100) + " (see --kokkos-help)");
+    if (known == known_kokkos_options().end()) {
+      const std::string here = spelled_here(name);
+      throw Error("unknown Kokkos option '" + name + "' for Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." +
+                  std::to_string(KOKKOS_VERSION / 100 % 100) +
+                  (here.empty() ? " (see --kokkos-help)" : ": it reads " + here));
+    }
+    if (known->second == Value::flag && equals == std::string::npos) continue;
     if (known->second == Value::none) {
       require(equals == std::string::npos, name + " takes no value");
       continue;
@@ -70,6 +88,13 @@ void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
         const auto comma = value.find(',');
         parse_count(name, value.substr(0, comma), 1, 256);
         if (comma != std::string::npos) parse_count(name, value.substr(comma + 1), 0, 255);
+        break;
+      }
+      case Value::flag: {  // Kokkos 4 reads --kokkos-FLAG=yes|no (any case) too
+        std::string lower = value;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        require(lower == "yes" || lower == "true" || lower == "1" || lower == "no" || lower == "false" || lower == "0",
+                name + "=" + value + ": use yes, no, true, false, 1 or 0");
         break;
       }
       case Value::mapping:

@@ -121,7 +121,10 @@ HOSTILE = ["-1", "0", "-2", "nan", "inf", "-inf", "1e308", "", "abc", "999999999
            "0x10", "1,2", "1,,2", "'; touch pk-fuzz-injected; '", "a\nb", "\x7fELF", "x" * 3000, "all,openmp",
            "--", "=", "3.5", "é"]
 KOKKOS = ["--kokkos-threads=0", "--kokkos-threads=100000", "--kokkos-threads=abc", "--kokkos-num-threads=2",
-          "--kokkos-device=-1", "--kokkos-ndevices=0", "--kokkos-help=1", "--kokkos-foo", "--kokkos-threads"]
+          "--kokkos-num-threads=0", "--kokkos-num-threads=-1", "--kokkos-device-id=-1", "--kokkos-device=-1",
+          "--kokkos-ndevices=0", "--kokkos-num-devices=0,9", "--kokkos-map-device-id-by=rank",
+          "--kokkos-disable-warnings=maybe", "--kokkos-print-configuration=2", "--kokkos-help=1", "--kokkos-foo",
+          "--kokkos-threads"]
 
 
 def mutate_argv(rng, argv):
