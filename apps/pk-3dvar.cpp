@@ -4,6 +4,8 @@
 #include <pk/core/app.hpp>
 #include <pk/core/cli.hpp>
 #include <pk/core/device_info.hpp>
+#include <pk/core/interrupt.hpp>
+#include <pk/core/memory.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/session.hpp>
 #include <pk/core/space_selection.hpp>
@@ -14,10 +16,19 @@
 #include <pk/rfilter/three_dvar.hpp>
 
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace {
+
+// Bounds that keep a run finite: the filter's cost grows with K, CG's with its iterations.
+constexpr int max_k = 100, max_cg_iterations = 100000;
+constexpr double max_sigma = 1e6;  // grid cells: beyond any grid, and the default overlap stays an int
+
+// Bytes a run holds per grid point and per observation: the fields, CG's and the chunked
+// check's vectors (16 doubles a point); observations on host and device (16 doubles each).
+double planned_bytes(long points, long observations) { return 8.0 * 16 * (points + observations); }
 
 struct Options {
   std::string space = "all", out = "pk-results", observation_file;
@@ -27,7 +38,8 @@ struct Options {
   long observations = 2000;
   double observation_std = 0.1, background_std = 0.5, tolerance = 1e-6;
   int max_iterations = 500;
-  int chunks = 4, overlap = -1;  // the chunked-filter check along x; overlap -1: 2.5 sigma
+  int chunks = 4;  // the chunked-filter check along x
+  std::optional<int> overlap;  // default: 2.5 sigma
   unsigned long seed = 7;
 };
 
@@ -50,7 +62,7 @@ int main(int argc, char** argv) {
     cli.add_option("--tolerance", o.tolerance, "CG stops when ||r|| <= tolerance ||b||");
     cli.add_option("--max-iterations", o.max_iterations, "CG iteration limit");
     cli.add_option("--chunks", o.chunks, "chunks per x line for the chunked-filter check");
-    cli.add_option("--overlap", o.overlap, "chunk overlap m (default: ceil(2.5 sigma_x))");
+    cli.add_option_function<int>("--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
     cli.add_option("--seed", o.seed, "random seed");
     cli.add_option("--out", o.out, "directory for the result JSON");
     const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
@@ -64,6 +76,11 @@ int main(int argc, char** argv) {
                 "mismatched sizes: --sigma has " + std::to_string(o.sigma.size()) +
                     " values; give one, or one per grid axis (3)");
     if (o.sigma.size() == 1) o.sigma.assign(3, o.sigma[0]);
+    for (double sigma : o.sigma)  // finite and > 0 is checked with the covariance
+      pk::require(!(sigma > max_sigma), "--sigma " + pk::format_number(sigma) + ": at most " +
+                                            pk::format_number(max_sigma) + " grid cells");
+    pk::require(o.iterations >= 1 && o.iterations <= max_k,
+                "-K " + std::to_string(o.iterations) + ": K (iterations) must be 1 to " + std::to_string(max_k));
     rf::SyntheticSettings settings;
     settings.grid = grid;
     for (int a = 0; a < 3; ++a) settings.covariance.per_axis[a] = rf::make_coefficients(o.sigma[a], o.iterations);
@@ -83,12 +100,19 @@ int main(int argc, char** argv) {
     }
     pk::require(std::isfinite(o.observation_std) && o.observation_std > 0, "--observation-std must be > 0");
     pk::require(o.tolerance > 0 && o.tolerance < 1, "--tolerance must be in (0, 1)");
-    pk::require(o.max_iterations >= 1, "--max-iterations must be >= 1");
-    const rf::Chunking chunking{o.chunks, o.overlap >= 0 ? o.overlap : rf::default_overlap(o.sigma[0])};
+    pk::require(o.max_iterations >= 1 && o.max_iterations <= max_cg_iterations,
+                "--max-iterations " + std::to_string(o.max_iterations) + ": must be 1 to " + std::to_string(max_cg_iterations));
+    const rf::Chunking chunking{o.chunks, o.overlap ? *o.overlap : rf::default_overlap(o.sigma[0])};
+    if (!o.overlap && o.chunks >= 1 && o.chunks <= grid.nx)  // name the cause the user can change
+      pk::require(chunking.overlap <= grid.nx / o.chunks,
+                  "--sigma " + pk::format_number(o.sigma[0]) + " gives the chunked check an overlap of " +
+                      std::to_string(chunking.overlap) + " (2.5 sigma_x), larger than a chunk (" +
+                      std::to_string(grid.nx / o.chunks) + " entries): use fewer --chunks or set --overlap");
     rf::check_chunking(chunking, grid.nx);
     const auto spaces = pk::select_spaces(o.space);
 
     pk::Session session(*kokkos_args);
+    pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     pk::Table table({"space", "cg iterations", "residual", "background rmse", "analysis rmse", "chunked-unsplit",
                      "seconds"});
@@ -96,6 +120,11 @@ int main(int argc, char** argv) {
       using Space = std::decay_t<decltype(space)>;
       using Vector = typename rf::SyntheticCase<Space>::Vector;
       const std::string name = pk::SpaceTraits<Space>::name;
+      if (pk::interrupted()) return;
+      pk::require_memory(space, planned_bytes(grid.size(), settings.observations),
+                         "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
+                             std::to_string(grid.nz) + " grid with " + std::to_string(settings.observations) +
+                             " observations");
       auto problem = rf::make_synthetic_case(space, settings);
       if (!o.observation_file.empty()) problem.observations = file_observations;
       const auto observations = rf::to_space(space, problem.observations, grid);
@@ -123,7 +152,8 @@ int main(int argc, char** argv) {
       double chunk_error = 0;
       for (std::size_t i = 0; i < hu.size(); ++i) chunk_error = std::max(chunk_error, std::abs(hu.data()[i] - hc.data()[i]));
 
-      std::cout << name << ": CG " << (result.cg.converged ? "converged" : "did NOT converge") << " in "
+      std::cout << name << ": CG "
+                << (result.cg.converged ? "converged" : result.cg.interrupted ? "interrupted" : "did NOT converge") << " in "
                 << result.cg.iterations << " iterations, residual " << result.cg.relative_residual << " (recomputed "
                 << result.cg.true_relative_residual << "); rmse background " << background_rmse << " -> analysis "
                 << analysis_rmse << "; " << seconds << " s" << std::endl;
@@ -141,10 +171,12 @@ int main(int argc, char** argv) {
                                {"background_rmse", background_rmse},
                                {"analysis_rmse", analysis_rmse},
                                {"chunked_max_difference", chunk_error}}};
-      std::cerr << "wrote " << pk::write_result(record, o.out) << '\n';
+      record.interrupted = result.cg.interrupted;
+      const std::string path = pk::write_result(record, o.out);
+      std::cerr << "wrote " << path << '\n';
     });
     std::cout << '\n';
     table.print(std::cout);
-    return 0;
+    return pk::interrupted() ? pk::interrupted_status() : 0;
   });
 }

@@ -7,8 +7,12 @@
 //   pk-gbees --model lorenz96 --dimension 6 --max-cells 6e7  # the paper's Lorenz '96 case
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
 #include <pk/core/app.hpp>
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/cli.hpp>
 #include <pk/core/device_info.hpp>
+#include <pk/core/interrupt.hpp>
+#include <pk/core/memory.hpp>
+#include <pk/core/process.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/session.hpp>
 #include <pk/core/space_selection.hpp>
@@ -20,27 +24,24 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <optional>
 
 namespace {
 
 using namespace pk::gbees;
 
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) { interrupted = 1; }
+// Keeps the Monte Carlo reference finite in time and memory.
+constexpr std::int64_t max_mc_samples = 100000000;
 
 struct Options {
   std::string model = "lorenz63";
   int dimension = 6;          // Lorenz '96 only
   double forcing = 4;         // Lorenz '96 only
   std::vector<double> mean, std_dev, h;
-  double threshold = -1, epsilon = 1, end_time = -1, initial_extent = 3;
+  std::optional<double> threshold, end_time;  // default: the paper's
+  double epsilon = 1, initial_extent = 3;
   int prune_interval = 20;
   std::string measurement_file;
   bool no_measurements = false;
@@ -72,8 +73,8 @@ Parameters build_parameters(const Options& o, int n) {
   broadcast(o.mean, p.initial_mean, "--mean");
   broadcast(o.std_dev, p.initial_std, "--std");
   broadcast(o.h, p.cell_width, "--h");
-  if (o.threshold != -1) p.threshold = o.threshold;
-  if (o.end_time != -1) p.end_time = o.end_time;
+  if (o.threshold) p.threshold = *o.threshold;
+  if (o.end_time) p.end_time = *o.end_time;
   p.epsilon = o.epsilon;
   p.prune_interval = o.prune_interval;
   p.back_face_outflow = !o.paper_back_faces;
@@ -84,7 +85,8 @@ Parameters build_parameters(const Options& o, int n) {
   if (!o.measurement_file.empty()) p.measurements = read_measurements(o.measurement_file, n);
   validate(p, n);
   pk::require(o.snapshots >= 1 && o.snapshots <= 1000, "--snapshots " + std::to_string(o.snapshots) + ": must lie in 1..1000");
-  pk::require(o.mc_samples == 0 || o.mc_samples >= 100, "--mc-samples " + std::to_string(o.mc_samples) + ": 0 (off) or >= 100");
+  pk::require(o.mc_samples == 0 || (o.mc_samples >= 100 && o.mc_samples <= max_mc_samples),
+              "--mc-samples " + std::to_string(o.mc_samples) + ": 0 (off) or 100 to " + std::to_string(max_mc_samples));
   pk::require(o.progress_seconds >= 0, "--progress must be >= 0 seconds");
   return p;
 }
@@ -106,7 +108,7 @@ struct Snapshot {
 };
 
 void write_marginals(const Snapshot& s, const std::string& dir, const std::string& stem) {
-  std::filesystem::create_directories(dir);
+  pk::make_directories(dir);
   const int n = s.cells.n;
   for (int a = 0; a < n; ++a)
     write_csv(marginal(s.cells, {a}), dir + "/" + stem + "-" + s.label + "-x" + std::to_string(a + 1) + ".csv");
@@ -158,7 +160,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
       std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s   ", info.time, p.end_time,
                    static_cast<long long>(info.step), info.cells, rate, eta);
     }
-    return !interrupted;
+    return !pk::interrupted();
   };
   take("");
   std::size_t next_measurement = 0;
@@ -195,17 +197,15 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                          const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
   const int n = model.dimension();
-  // Refuse up front what cannot fit: bytes per cell slot x the cells the run may hold.
+  // Refuse up front what cannot fit: bytes per cell slot x the cells the run may hold (map
+  // and arrays at load 1/1.6), and the Monte Carlo samples (device, and host for the KDE).
   const MemoryBreakdown per_slot = SparseGrid<Space>::bytes_per_slot(n);
   const double planned_cells = std::max(initial_cell_count(p), static_cast<double>(p.max_cells));
-  const double needed = 1.6 * planned_cells * per_slot.total();  // map and arrays at load 1/1.6
-  const double free_bytes = pk::available_bytes(space);
-  pk::require(needed < 0.9 * free_bytes,
-              name + ": " + fixed(planned_cells, 0) + " cells need about " + fixed(needed / 1e9, 2) + " GB (" +
-                  fixed(per_slot.total(), 0) + " B per cell slot), only " + fixed(free_bytes / 1e9, 2) + " GB free");
+  pk::require_memory(space, 1.6 * planned_cells * per_slot.total() + 16.0 * (n + 1) * o.mc_samples,
+                     fixed(planned_cells, 0) + " cells (" + fixed(per_slot.total(), 0) + " B per cell slot) and " +
+                         std::to_string(o.mc_samples) + " Monte Carlo samples");
 
   const std::vector<double> times = snapshot_times(p, o.snapshots);
-  std::signal(SIGINT, on_interrupt);
   RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0);
   const std::string stem = "gbees-" + Model::name() + "-" + name;
   for (const Snapshot& s : r.snapshots) write_marginals(s, o.out + "/" + stem, "marginal");
@@ -219,6 +219,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["device"] = pk::describe_device(space);
   j["command"] = command;
   j["completed"] = r.completed;
+  j["interrupted"] = !r.completed;
   j["final_time"] = r.final_time;
   j["dimension"] = n;
   j["steps"] = st.steps;
@@ -250,7 +251,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   for (const Snapshot& s : r.snapshots)
     if (s.bc >= 0) std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
 
-  if (o.convergence && r.completed) {
+  if (o.convergence && r.completed) {  // an interrupted study keeps the runs that completed
     // Sec. 5.2.2: reference epsilon = 0.01, then epsilon = 1, 0.5, 0.2, 0.1 at the snapshot times.
     std::cout << "  convergence study (1-norm E(t) and BC vs epsilon = 0.01):\n";
     Parameters ref_p = p;
@@ -259,9 +260,11 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     const RunResult reference = run_once(space, model, ref_p, times, quiet, 0, o.progress_seconds > 0);
     nlohmann::json study = nlohmann::json::array();
     for (double eps : {1.0, 0.5, 0.2, 0.1}) {
+      if (!reference.completed) break;
       Parameters q = p;
       q.epsilon = eps;
       const RunResult run = run_once(space, model, q, times, quiet, 0, false);
+      if (!run.completed) break;
       nlohmann::json e{{"epsilon", eps}, {"steps", run.statistics.steps}};
       nlohmann::json errors = nlohmann::json::array();
       std::cout << "    epsilon " << eps << " (" << run.statistics.steps << " steps):";
@@ -274,15 +277,19 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
       e["errors"] = errors;
       study.push_back(e);
     }
-    j["convergence"] = {{"reference_epsilon", 0.01}, {"reference_steps", reference.statistics.steps}, {"runs", study}};
+    j["convergence"] = {{"reference_epsilon", 0.01}, {"reference_steps", reference.statistics.steps}, {"runs", study},
+                        {"completed", !pk::interrupted()}};
+    if (pk::interrupted()) {
+      j["completed"] = false;
+      j["interrupted"] = true;
+    }
   }
 
-  std::filesystem::create_directories(o.out);
   const std::string path = o.out + "/" + stem + ".json";
-  std::ofstream(path) << j.dump(2) << "\n";
+  pk::write_file(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
   std::cout << "  summary: " << path << ", marginals: " << o.out << "/" << stem << "/\n";
   if (!o.results.empty()) {
-    pk::ResultRecord record{"gbees", Model::name(), name, pk::describe_device(space), command, {}};
+    pk::ResultRecord record{"gbees", Model::name(), name, pk::describe_device(space), command, {}, !r.completed};
     record.metrics = {{"wall_seconds", r.seconds},        {"steps", double(st.steps)},
                       {"max_cells", double(st.max_cells)}, {"cells_per_second", cells_per_second},
                       {"bytes_per_cell", bytes_per_cell}};
@@ -291,16 +298,15 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
         record.metrics["bhattacharyya_final"] = it->bc;
         break;
       }
-    std::cout << "  result: " << pk::write_result(record, o.results) << "\n";
+    const std::string result_path = pk::write_result(record, o.results);
+    std::cout << "  result: " << result_path << "\n";
   }
-  if (o.plot) {
-    const std::string script = std::string(PK_GBEES_PLOT_SCRIPT);
-    const std::string call = "python3 '" + script + "' '" + o.out + "/" + stem + "'";
-    if (std::system(call.c_str()) != 0) std::cerr << "pk-gbees: warning: plotting failed (" << call << ")\n";
+  if (o.plot && !pk::interrupted()) {
+    const std::vector<std::string> call = {"python3", PK_GBEES_PLOT_SCRIPT, o.out + "/" + stem};
+    const int status = pk::run_program(call);
+    pk::require(status == 0, "plotting with python3 " + call[1] + " failed (status " + std::to_string(status) + ")");
   }
-  if (!r.completed) {
-    std::cout << "  interrupted: summary of the run so far written\n";
-  }
+  if (pk::interrupted()) std::cout << "  interrupted: summary of the run so far written\n";
   return j;
 }
 
@@ -319,11 +325,12 @@ int main(int argc, char** argv) {
     cli.add_option("--mean", o.mean, "initial mean (n values, or 1 for all)")->delimiter(',');
     cli.add_option("--std", o.std_dev, "initial standard deviations (n values or 1)")->delimiter(',');
     cli.add_option("--h", o.h, "cell widths (n values or 1)")->delimiter(',');
-    cli.add_option("--threshold", o.threshold, "probability threshold p* in (0,1) (default: the paper's)");
+    cli.add_option_function<double>("--threshold", [&](double v) { o.threshold = v; },
+                                    "probability threshold p* in (0,1) (default: the paper's)");
     cli.add_option("--epsilon", o.epsilon, "time step = epsilon * CFL limit, in (0,1]");
     cli.add_option("--prune-interval", o.prune_interval, "steps between prunes");
     cli.add_option("--initial-extent", o.initial_extent, "initial box half-width in standard deviations");
-    cli.add_option("--end-time", o.end_time, "final time (default: the paper's)");
+    cli.add_option_function<double>("--end-time", [&](double v) { o.end_time = v; }, "final time (default: the paper's)");
     cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
     cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
     cli.add_flag("--paper-back-faces", o.paper_back_faces,
@@ -344,15 +351,15 @@ int main(int argc, char** argv) {
                   "--dimension " + std::to_string(o.dimension) + ": Lorenz '96 needs 4 to " + std::to_string(max_dimension) + " variables");
     const Parameters p = build_parameters(o, n);
     const std::vector<std::string> spaces = pk::select_spaces(space_request);
+    pk::make_directories(o.out);
     pk::Session session(*kokkos_args);
+    pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
-    int status = 0;
     pk::for_each_selected_space(spaces, [&](const auto& space) {
-      if (interrupted) return;
+      if (pk::interrupted()) return;
       if (o.model == "lorenz63") run_space(space, Lorenz63{}, p, o, command);
       else run_space(space, Lorenz96{n, o.forcing}, p, o, command);
-      if (interrupted) status = 130;
     });
-    return status;
+    return pk::interrupted() ? pk::interrupted_status() : 0;
   });
 }

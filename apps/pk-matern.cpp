@@ -6,13 +6,16 @@
 #include <pk/besselk/likelihood.hpp>
 #include <pk/besselk/matern.hpp>
 #include <pk/core/app.hpp>
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/cli.hpp>
+#include <pk/core/column_file.hpp>
 #include <pk/core/device_info.hpp>
+#include <pk/core/interrupt.hpp>
+#include <pk/core/memory.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/session.hpp>
 #include <pk/core/space_selection.hpp>
 
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -23,27 +26,21 @@ namespace {
 
 namespace bk = pk::besselk;
 
+// Beyond this the n x n covariance matrix (8 n^2 bytes) exceeds any device's memory.
+constexpr long max_locations = 200000;
+
 struct Data {
   bk::Locations locations;
   std::vector<double> z;
 };
 
-// "x y z" per line; '#' comments. Morton-ordered on the way in (z follows its location).
+// "x y z" per line (pk/core/column_file.hpp). Morton-ordered on the way in (z follows its location).
 Data read_data(const std::string& path) {
-  std::ifstream in(path);
-  pk::require(in.good(), "data file '" + path + "' cannot be opened");
   bk::Locations raw;
   std::vector<double> z;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    double x, y, v;
-    pk::require(static_cast<bool>(fields >> x >> y >> v) && std::isfinite(v),
-                "data file '" + path + "' line " + std::to_string(number) + ": expected three numbers 'x y z'");
-    raw.x.push_back(x), raw.y.push_back(y), z.push_back(v);
+  for (const pk::ColumnRow& row : pk::read_columns(path, 3, "x y z")) {
+    raw.x.push_back(row.values[0]), raw.y.push_back(row.values[1]), z.push_back(row.values[2]);
+    pk::require(static_cast<long>(raw.size()) <= max_locations, path + ": more than " + std::to_string(max_locations) + " locations");
   }
   const bk::Locations sorted = bk::morton_ordered(raw);  // checks n >= 2 and duplicates
   // Reorder z the same way: match by coordinates (sorted is a permutation of raw).
@@ -103,19 +100,24 @@ int main(int argc, char** argv) {
     if (from_file) {
       data = read_data(data_path);
     } else {
-      pk::require(n >= 2, "--locations " + std::to_string(n) + ": need at least 2 locations");
+      pk::require(n >= 2 && n <= max_locations, "--locations " + std::to_string(n) + ": need 2 to " +
+                                                    std::to_string(max_locations) + " locations");
       data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), seed);
     }
     if (mode == "generate") pk::require(!data_path.empty(), "generate needs --data FILE to write to");
     const auto spaces = pk::select_spaces(space_request);
 
     pk::Session session(*kokkos_args);
+    pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     bool first = true;
     pk::for_each_selected_space(spaces, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
       const std::string name = pk::SpaceTraits<Space>::name;
       const long count = static_cast<long>(data.locations.size());
+      if (pk::interrupted()) return;
+      // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
+      pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations");
       const auto s = bk::to_space(space, data.locations);
       bk::Vector<Space> z;
       if (from_file) {
@@ -134,12 +136,12 @@ int main(int argc, char** argv) {
       if (mode == "generate") {
         if (first) {  // one file, from the first space
           const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, z);
-          std::ofstream file(data_path);
-          pk::require(file.good(), "cannot write '" + data_path + "'");
-          file << "# x y z: Matern field sigma^2=" << params.variance << " beta=" << params.range
-               << " nu=" << params.smoothness << " seed=" << seed << '\n'
-               << std::setprecision(17);
-          for (long i = 0; i < count; ++i) file << data.locations.x[i] << ' ' << data.locations.y[i] << ' ' << hz(i) << '\n';
+          pk::write_file(data_path, [&](std::ostream& file) {
+            file << "# x y z: Matern field sigma^2=" << params.variance << " beta=" << params.range
+                 << " nu=" << params.smoothness << " seed=" << seed << '\n'
+                 << std::setprecision(17);
+            for (long i = 0; i < count; ++i) file << data.locations.x[i] << ' ' << data.locations.y[i] << ' ' << hz(i) << '\n';
+          });
           std::cout << name << ": wrote " << count << " observations to " << data_path << std::endl;
         }
       } else if (mode == "loglik") {
@@ -162,7 +164,8 @@ int main(int argc, char** argv) {
                   << fit.estimate.variance << ", " << fit.estimate.range << ", " << fit.estimate.smoothness
                   << "), log-likelihood " << std::setprecision(12) << fit.log_likelihood << ", " << fit.evaluations
                   << " evaluations, " << std::setprecision(4) << fit.seconds << " s"
-                  << (fit.converged ? "" : " (evaluation limit reached)") << std::endl;
+                  << (fit.interrupted ? " (interrupted)" : fit.converged ? "" : " (evaluation limit reached)") << std::endl;
+        record.interrupted = fit.interrupted;
         record.metrics.insert({{"variance", fit.estimate.variance},
                                {"range", fit.estimate.range},
                                {"smoothness", fit.estimate.smoothness},
@@ -170,9 +173,12 @@ int main(int argc, char** argv) {
                                {"evaluations", double(fit.evaluations)},
                                {"wall_seconds", fit.seconds}});
       }
-      if (mode != "generate") std::cerr << "wrote " << pk::write_result(record, out) << '\n';
+      if (mode != "generate") {
+        const std::string path = pk::write_result(record, out);
+        std::cerr << "wrote " << path << '\n';
+      }
       first = false;
     });
-    return 0;
+    return pk::interrupted() ? pk::interrupted_status() : 0;
   });
 }

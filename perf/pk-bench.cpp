@@ -5,6 +5,7 @@
 #include <pk/core/app.hpp>
 #include <pk/core/cli.hpp>
 #include <pk/core/device_info.hpp>
+#include <pk/core/interrupt.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/session.hpp>
 #include <pk/core/table.hpp>
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
       if (!s.available()) std::cout << "space " << s.name << ": not run, " << s.unavailable_reason << '\n';
 
     pk::Session session(*kokkos_args);
+    pk::catch_interrupts();  // stops between benchmarks
     const std::string command = pk::command_line(argc, argv);
     pk::Table table({"kernel", "case", "space", "figure", "value", "limit", "ratio"});
     pk::for_each_selected_space(spaces, [&](const auto& space) {
@@ -71,6 +73,7 @@ int main(int argc, char** argv) {
       std::cout << "space " << name << ": " << device << std::endl;
       Context context{size, pk::measure_copy_bandwidth(space, copy_probe_length(size), 20)};
       for (const Benchmark* b : chosen) {
+        if (pk::interrupted()) break;
         for (const Result& r : b->run_on.at(name)(context)) {
           pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics};
           record.metrics["limit_ratio"] = r.limit_ratio;
@@ -83,6 +86,6 @@ int main(int argc, char** argv) {
     });
     std::cout << '\n';
     table.print(std::cout);
-    return 0;
+    return pk::interrupted() ? pk::interrupted_status() : 0;
   });
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <type_traits>
 
 namespace pk::test {
 
@@ -15,6 +16,18 @@ struct ToTestTypes<SpaceList<Spaces...>> {
   using type = ::testing::Types<Spaces...>;
 };
 using EnabledSpaceTypes = ToTestTypes<EnabledSpaces>::type;
+
+// Tests that compare spaces skip themselves (GTEST_SKIP) where there is nothing to compare:
+// a build with one space, or the host space against itself.
+template <class... Spaces>
+constexpr std::size_t space_count(SpaceList<Spaces...>) {
+  return sizeof...(Spaces);
+}
+constexpr bool one_space_build = space_count(EnabledSpaces{}) == 1;
+template <class Space>
+constexpr bool is_host_space = std::is_same_v<Space, Kokkos::DefaultHostExecutionSpace>;
+constexpr const char* nothing_to_compare = "this build holds one execution space: nothing to compare with";
+constexpr const char* host_against_itself = "the host space itself: nothing to compare with";
 
 // Name typed tests by space ("openmp", "cuda") rather than by index.
 struct SpaceNames {

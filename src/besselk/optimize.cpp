@@ -1,5 +1,6 @@
 #include <pk/besselk/optimize.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/interrupt.hpp>
 
 #include <nlopt.h>
 
@@ -11,11 +12,13 @@ namespace pk::besselk {
 namespace {
 struct Objective {
   const std::function<double(const Parameters&)>* f;
+  nlopt_opt opt;
   int evaluations = 0;
 };
 
 double call(unsigned n, const double* x, double*, void* data) {
   auto* objective = static_cast<Objective*>(data);
+  if (interrupted()) nlopt_force_stop(objective->opt);  // SIGINT/SIGTERM: stop after this evaluation
   ++objective->evaluations;
   const double value = (*objective->f)(Parameters(x, x + n));
   // BOBYQA needs finite values: a failed evaluation is a very low likelihood.
@@ -36,7 +39,7 @@ Maximum maximize_bobyqa(const std::function<double(const Parameters&)>& f, const
                 " must lie in its bounds [" + std::to_string(lower[i]) + ", " + std::to_string(upper[i]) + "]");
   nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, dims);
   require(opt != nullptr, "NLopt: cannot create a BOBYQA optimiser");
-  Objective objective{&f};
+  Objective objective{&f, opt};
   nlopt_set_lower_bounds(opt, lower.data());
   nlopt_set_upper_bounds(opt, upper.data());
   nlopt_set_max_objective(opt, call, &objective);
@@ -46,9 +49,10 @@ Maximum maximize_bobyqa(const std::function<double(const Parameters&)>& f, const
   m.at = start;
   const nlopt_result status = nlopt_optimize(opt, m.at.data(), &m.value);
   nlopt_destroy(opt);
-  require(status > 0, "NLopt BOBYQA failed with status " + std::to_string(static_cast<int>(status)));
+  m.interrupted = status == NLOPT_FORCED_STOP;
+  require(status > 0 || m.interrupted, "NLopt BOBYQA failed with status " + std::to_string(static_cast<int>(status)));
   m.evaluations = objective.evaluations;
-  m.converged = status != NLOPT_MAXEVAL_REACHED;
+  m.converged = status > 0 && status != NLOPT_MAXEVAL_REACHED;
   return m;
 }
 

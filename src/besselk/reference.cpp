@@ -1,4 +1,5 @@
 #include <pk/besselk/reference.hpp>
+#include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
 
 #include <algorithm>
@@ -6,7 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace pk::besselk {
 
@@ -17,22 +17,10 @@ std::string locate_reference(const std::string& built_in) {
 }
 
 std::vector<ReferencePoint> read_reference(const std::string& path) {
-  std::ifstream in(path);
-  require(in.good(), "BesselK reference table '" + path + "' cannot be opened");
   std::vector<ReferencePoint> points;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string nu, x, log_k, k;
-    require(static_cast<bool>(fields >> nu >> x >> log_k >> k),
-            path + ":" + std::to_string(number) + ": expected 'nu x log_K K'");
-    // strtod gives +inf / 0 for K beyond the double range, which is what we want.
-    points.push_back({std::strtod(nu.c_str(), nullptr), std::strtod(x.c_str(), nullptr),
-                      std::strtod(log_k.c_str(), nullptr), std::strtod(k.c_str(), nullptr)});
-  }
+  // K beyond the double range reads as +inf / 0, which is what the comparisons want.
+  for (const ColumnRow& row : read_columns(path, 4, "nu x log_K K", true))
+    points.push_back({row.values[0], row.values[1], row.values[2], row.values[3]});
   require(!points.empty(), "BesselK reference table '" + path + "' holds no points");
   return points;
 }

@@ -1,10 +1,22 @@
 #include <pk/core/app.hpp>
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
 
 #include <exception>
 #include <iostream>
 
 namespace pk {
+
+namespace {
+
+// A message as one line: user input quoted in it may hold newlines or control bytes.
+std::string one_line(std::string message) {
+  for (char& c : message)
+    if (static_cast<unsigned char>(c) < 32) c = ' ';
+  return message;
+}
+
+}  // namespace
 
 std::string command_line(int argc, char** argv) {
   std::string line;
@@ -14,12 +26,14 @@ std::string command_line(int argc, char** argv) {
 
 int run_app(const std::string& program, const std::function<int()>& body) {
   try {
-    return body();
+    const int status = body();
+    require_stdout_written();
+    return status;
   } catch (const Error& e) {
-    std::cerr << program << ": error: " << e.what() << '\n';
+    std::cerr << program << ": error: " << one_line(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << program << ": internal error: " << e.what() << '\n';
+    std::cerr << program << ": internal error: " << one_line(e.what()) << '\n';
     return 1;
   }
 }

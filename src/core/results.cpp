@@ -1,3 +1,4 @@
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/results.hpp>
 
@@ -9,7 +10,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #ifndef PK_COMMIT
@@ -56,19 +56,16 @@ std::string write_result(const ResultRecord& record, const std::string& director
     require(std::isfinite(value), "result " + result_file_name(record) + ": metric '" + name + "' is not finite");
     metrics[name] = value;
   }
-  const nlohmann::ordered_json json = {{"kernel", record.kernel}, {"case", record.case_name},
+  nlohmann::ordered_json json = {{"kernel", record.kernel}, {"case", record.case_name},
                                        {"space", record.space},   {"device", record.device},
                                        {"commit", build_commit()},
                                        {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
                                        {"date", utc_timestamp()},
                                        {"command", record.command}, {"metrics", metrics}};
-  std::error_code ec;
-  std::filesystem::create_directories(directory, ec);
-  require(!ec, "cannot create results directory '" + directory + "': " + ec.message());
+  if (record.interrupted) json["interrupted"] = true;
+  make_directories(directory);
   const std::string path = (std::filesystem::path(directory) / result_file_name(record)).string();
-  std::ofstream out(path);
-  out << json.dump(2) << '\n';
-  require(static_cast<bool>(out), "cannot write '" + path + "'");
+  write_file(path, [&](std::ostream& out) { out << json.dump(2) << '\n'; });
   return path;
 }
 

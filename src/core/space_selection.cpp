@@ -37,6 +37,8 @@ std::vector<std::string> select_spaces(const std::string& request) {
   std::stringstream items(request);
   std::string name;
   while (std::getline(items, name, ',')) {
+    require(name != "all", "'all' cannot be combined with other spaces (got '" + request + "')");
+    require(!name.empty(), "empty space name in '" + request + "' (use openmp, cuda or all)");
     const auto it = std::find_if(statuses.begin(), statuses.end(), [&](const auto& s) { return s.name == name; });
     if (it == statuses.end()) {
       const bool known = name == "openmp" || name == "cuda";

@@ -1,8 +1,8 @@
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/gbees/host_cells.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <unordered_map>
 
@@ -35,17 +35,16 @@ Marginal marginal(const HostCells& cells, const std::vector<int>& axes) {
 }
 
 void write_csv(const Marginal& m, const std::string& path) {
-  std::ofstream out(path);
-  require(static_cast<bool>(out), "cannot write " + path);
-  for (int a : m.axes) out << 'x' << a + 1 << ',';
-  out << "density\n";
-  out.precision(10);
-  const std::size_t k = m.axes.size();
-  for (std::size_t p = 0; p < m.density.size(); ++p) {
-    for (std::size_t j = 0; j < k; ++j) out << m.coordinate[p * k + j] << ',';
-    out << m.density[p] << '\n';
-  }
-  require(static_cast<bool>(out), "writing " + path + " failed");
+  write_file(path, [&](std::ostream& out) {
+    for (int a : m.axes) out << 'x' << a + 1 << ',';
+    out << "density\n";
+    out.precision(10);
+    const std::size_t k = m.axes.size();
+    for (std::size_t p = 0; p < m.density.size(); ++p) {
+      for (std::size_t j = 0; j < k; ++j) out << m.coordinate[p * k + j] << ',';
+      out << m.density[p] << '\n';
+    }
+  });
 }
 
 HostCells above_threshold(const HostCells& cells, double threshold) {

@@ -1,9 +1,9 @@
+#include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/gbees/parameters.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace pk::gbees {
@@ -64,35 +64,20 @@ void validate(const Parameters& p, int n) {
 }
 
 std::vector<Measurement> read_measurements(const std::string& path, int n) {
-  std::ifstream in(path);
-  require(static_cast<bool>(in), "measurement file " + path + ": cannot be opened");
   std::vector<Measurement> out;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream s(line);
-    double t, value, std_dev;
-    int component;
-    if (!(s >> t)) continue;  // blank line
-    std::string rest;
-    require(static_cast<bool>(s >> component >> value >> std_dev) && !(s >> rest),
-            "measurement file " + path + " line " + std::to_string(number) +
-                ": expected 4 numbers 'time component value std'");
-    require(component >= 1 && component <= n, "measurement file " + path + " line " + std::to_string(number) +
-                                                  ": component " + std::to_string(component) + " not in 1.." +
-                                                  std::to_string(n));
+  for (const ColumnRow& row : read_columns(path, 4, "time component value std")) {
+    const double t = row.values[0], component = row.values[1];
+    if (!(component == std::floor(component) && component >= 1 && component <= n))
+      throw file_error(path, row.line, "component " + str(component) + " not in 1.." + std::to_string(n));
     if (out.empty() || out.back().time != t) {
       out.emplace_back();
       out.back().time = t;
     }
     Measurement& m = out.back();
-    require(m.count < max_dimension, "measurement file " + path + ": too many components at t = " + str(t));
-    m.component[m.count] = component - 1;
-    m.value[m.count] = value;
-    m.std[m.count] = std_dev;
+    if (m.count >= max_dimension) throw file_error(path, row.line, "too many components at t = " + str(t));
+    m.component[m.count] = static_cast<int>(component) - 1;
+    m.value[m.count] = row.values[2];
+    m.std[m.count] = row.values[3];
     ++m.count;
   }
   require(!out.empty(), "measurement file " + path + ": holds no measurement");

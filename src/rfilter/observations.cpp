@@ -1,8 +1,6 @@
 // Observation sets on the host: checks before any device work, and reading them from text.
+#include <pk/core/column_file.hpp>
 #include <pk/rfilter/observations.hpp>
-
-#include <fstream>
-#include <sstream>
 
 namespace pk::rfilter {
 
@@ -30,29 +28,13 @@ void check_observations(const ObservationSet& obs, const Grid& grid) {
 }
 
 ObservationSet read_observations(const std::string& path) {
-  std::ifstream in(path);
-  require(static_cast<bool>(in), "cannot open observation file '" + path + "'");
   ObservationSet obs;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream fields(line);
-    double v[5];
-    int count = 0;
-    for (double value; count < 6 && fields >> value;) {
-      if (count < 5) v[count] = value;
-      ++count;
-    }
-    const bool junk = !fields.eof();
-    if (count == 0 && !junk) continue;
-    require(count == 5 && !junk, path + ":" + std::to_string(number) +
-                                     ": expected 5 numbers 'x y z value error_std', got '" + line + "'");
-    obs.x.push_back(v[0]);
-    obs.y.push_back(v[1]);
-    obs.z.push_back(v[2]);
-    obs.value.push_back(v[3]);
-    obs.error_std.push_back(v[4]);
+  for (const ColumnRow& row : read_columns(path, 5, "x y z value error_std")) {
+    obs.x.push_back(row.values[0]);
+    obs.y.push_back(row.values[1]);
+    obs.z.push_back(row.values[2]);
+    obs.value.push_back(row.values[3]);
+    obs.error_std.push_back(row.values[4]);
   }
   return obs;
 }

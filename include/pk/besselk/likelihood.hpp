@@ -114,6 +114,7 @@ struct Fit {
   int evaluations = 0;
   bool converged = false;
   double seconds = 0;
+  bool interrupted = false;  // by SIGINT/SIGTERM: the estimate is the best so far
 };
 
 // Maximum-likelihood estimate of (sigma^2, beta, nu) from `start` within the bounds, all
@@ -137,11 +138,12 @@ Fit fit_matern(const Space& space, const DeviceLocations<Space>& s, const Vector
   };
   if (!profile_variance) {
     const Maximum m = maximize_bobyqa(objective, {start.variance, start.range, start.smoothness}, settings);
-    return Fit{{m.at[0], m.at[1], m.at[2]}, m.value, m.evaluations, m.converged, timer.seconds()};
+    return Fit{{m.at[0], m.at[1], m.at[2]}, m.value, m.evaluations, m.converged, timer.seconds(), m.interrupted};
   }
   const Maximum m = maximize_bobyqa(objective, {start.range, start.smoothness}, settings);
   const auto parts = log_likelihood_parts(space, s, z, MaternParameters{1.0, m.at[0], m.at[1]}, work);
-  return Fit{{parts.profiled_variance(), m.at[0], m.at[1]}, m.value, m.evaluations + 1, m.converged, timer.seconds()};
+  return Fit{{parts.profiled_variance(), m.at[0], m.at[1]}, m.value, m.evaluations + 1, m.converged, timer.seconds(),
+             m.interrupted};
 }
 
 }  // namespace pk::besselk

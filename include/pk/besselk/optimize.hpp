@@ -21,6 +21,7 @@ struct Maximum {
   double value = 0;
   int evaluations = 0;
   bool converged = false;  // NLopt stopped on a tolerance, not on the evaluation limit
+  bool interrupted = false;  // stopped early by SIGINT/SIGTERM (pk::interrupted): `at` is the best so far
 };
 
 // Maximises f over the last start.size() (2 or 3) parameters from `start` within the

@@ -1,9 +1,13 @@
 #pragma once
 // How much memory a run may fill on an execution space, so that drivers can refuse a
 // problem that does not fit instead of failing part way.
+#include <pk/core/error.hpp>
+#include <pk/core/spaces.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdio>
 #include <exception>
 #include <fstream>
 #include <string>
@@ -36,6 +40,18 @@ double available_bytes(const ExecutionSpace& space) {
     }
     return lo;
   }
+}
+
+// Refuses a run before it allocates when `bytes` would not fit in 90 % of what is available
+// on `space` (the rest for Kokkos, the runtime and what the estimate leaves out): pk::Error
+// "<space>: <what> needs about X GB, only Y GB available".
+template <class ExecutionSpace>
+void require_memory(const ExecutionSpace& space, double bytes, const std::string& what) {
+  const double available = available_bytes(space);
+  if (bytes < 0.9 * available) return;
+  char sizes[96];
+  std::snprintf(sizes, sizeof sizes, " needs about %.3g GB, only %.3g GB available", bytes / 1e9, available / 1e9);
+  throw Error(std::string(SpaceTraits<ExecutionSpace>::name) + ": " + what + sizes);
 }
 
 }  // namespace pk

@@ -1,7 +1,8 @@
 #pragma once
 // Benchmark and run records, written as one JSON file each:
 // {kernel, case, space, device, commit, kokkos: {version, patches}, date, command,
-//  metrics: {name: number, ...}}.
+//  metrics: {name: number, ...}}, and "interrupted": true for a run that SIGINT or SIGTERM
+// stopped early.
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ struct ResultRecord {
   std::string device;
   std::string command;
   std::map<std::string, double> metrics;
+  bool interrupted = false;
 };
 
 // The commit this binary was built from (git describe, "-dirty" for local changes).
@@ -34,7 +36,8 @@ std::string utc_timestamp();
 std::string result_file_name(const ResultRecord& record);
 
 // Writes the record to `directory`/result_file_name(record), creating the directory.
-// Returns the path written. Throws pk::Error when the file cannot be written.
+// Returns the path written. Throws pk::Error when the file cannot be written (the file
+// then does not appear: see atomic_file.hpp).
 std::string write_result(const ResultRecord& record, const std::string& directory);
 
 }  // namespace pk

@@ -9,9 +9,19 @@
 
 namespace pk {
 
+// Refuses --kokkos-* options that this Kokkos does not read or whose value is out of range
+// (pk::Error), before Kokkos sees them: Kokkos itself aborts, crashes or silently ignores
+// some. Kokkos 4 reads --kokkos-num-threads, --kokkos-device-id, --kokkos-map-device-id-by,
+// --kokkos-print-configuration, --kokkos-disable-warnings, --kokkos-tune-internals;
+// Kokkos 3.4 reads --kokkos-threads, --kokkos-numa, --kokkos-device-id,
+// --kokkos-num-devices, --kokkos-disable-warnings, --kokkos-tune-internals; both
+// --kokkos-help and the --kokkos-tools-* options. Threads: 1 to 4 x the hardware threads;
+// device ids: 0 to 255.
+void check_kokkos_options(const std::vector<std::string>& kokkos_args);
+
 class Session {
  public:
-  // kokkos_args: options for Kokkos itself (--kokkos-num-threads=..., ...).
+  // kokkos_args: options for Kokkos itself (--kokkos-num-threads=..., ...), checked first.
   explicit Session(const std::vector<std::string>& kokkos_args = {});
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

@@ -27,11 +27,14 @@ inline double max_velocity_difference(const HostFields& a, const HostFields& b) 
   return worst;
 }
 
+// The largest |u|; NaN when any cell's velocity is NaN.
 inline double max_speed(const HostFields& fields) {
   double worst = 0;
   for (std::size_t c = 0; 3 * c + 2 < fields.velocity.size(); ++c) {
     const double* u = &fields.velocity[3 * c];
-    worst = std::max(worst, std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+    const double speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (std::isnan(speed)) return speed;  // std::max would drop it
+    worst = std::max(worst, speed);
   }
   return worst;
 }

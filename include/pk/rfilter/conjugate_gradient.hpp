@@ -2,6 +2,7 @@
 // Conjugate gradients for a symmetric positive definite operator, with the vector
 // operations done by Kokkos Kernels (KokkosBlas dot, axpby, nrm2: cuBLAS / host BLAS).
 #include <pk/core/error.hpp>
+#include <pk/core/interrupt.hpp>
 
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
@@ -18,10 +19,12 @@ struct CgResult {
   double relative_residual = 0;       // ||r_k|| / ||b|| from the CG recurrence
   double true_relative_residual = 0;  // ||b - A x|| / ||b||, recomputed at the end
   bool converged = false;
+  bool interrupted = false;  // stopped early by SIGINT/SIGTERM (pk::interrupted)
 };
 
 // Solves A x = b from the initial guess in x; apply(p, q) must set q = A p. Stops when
-// ||r|| <= tolerance ||b|| or after max_iterations. Vectors: 1-D LayoutLeft views.
+// ||r|| <= tolerance ||b||, after max_iterations, or at SIGINT/SIGTERM (interrupt.hpp).
+// Vectors: 1-D LayoutLeft views.
 template <class Space, class Vector, class Apply>
 CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x,
                             double tolerance, int max_iterations) {
@@ -58,7 +61,7 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
   Kokkos::deep_copy(p, r);
   double rr = KokkosBlas::dot(r, r);
   result.relative_residual = std::sqrt(rr) / b_norm;
-  while (result.relative_residual > tolerance && result.iterations < max_iterations) {
+  while (result.relative_residual > tolerance && result.iterations < max_iterations && !interrupted()) {
     apply_fenced(p, ap);
     const double step = rr / KokkosBlas::dot(p, ap);
     KokkosBlas::axpby(step, p, 1.0, x);
@@ -70,6 +73,7 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
     result.relative_residual = std::sqrt(rr) / b_norm;
   }
   result.converged = result.relative_residual <= tolerance;
+  result.interrupted = !result.converged && interrupted();
   Kokkos::deep_copy(p, x);
   apply_fenced(p, ap);
   Kokkos::deep_copy(r, b);

@@ -1,0 +1,80 @@
+#include <pk/core/atomic_file.hpp>
+#include <pk/core/error.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace pk {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Streams the content into an open file and closes it; false when a write or the close failed.
+bool write_stream(const std::string& path, std::ios::openmode mode,
+                  const std::function<void(std::ostream&)>& write) {
+  std::ofstream out(path, std::ios::binary | mode);
+  if (!out) return false;
+  write(out);
+  out.close();  // close() reports errors that only the final flush meets
+  return !out.fail();
+}
+
+// A new, empty file beside `path` that no other writer uses (O_EXCL), permissions as the umask allows.
+std::string create_temporary(const fs::path& path) {
+  static std::atomic<int> counter{0};
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path candidate = path.parent_path() / ("." + path.filename().string() + ".tmp-" +
+                                                     std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      return candidate.string();
+    }
+    if (errno != EEXIST) break;
+  }
+  throw Error("cannot write '" + path.string() + "': " + std::strerror(errno));
+}
+
+}  // namespace
+
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    require(!fs::is_directory(status), "cannot write '" + path + "': it is a directory");
+    require(write_stream(path, std::ios::out, write), "writing '" + path + "' failed (disk full?)");
+    return;
+  }
+  const std::string temporary = create_temporary(fs::path(path));
+  try {
+    require(write_stream(temporary, std::ios::trunc, write), "writing '" + path + "' failed (disk full?)");
+    fs::rename(temporary, path, ec);
+    require(!ec, "cannot write '" + path + "': " + ec.message());
+  } catch (...) {
+    fs::remove(temporary, ec);
+    throw;
+  }
+}
+
+void make_directories(const std::string& path) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  require(!ec, "cannot create the directory '" + path + "': " + ec.message());
+}
+
+void require_stdout_written() {
+  std::cout.flush();
+  const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  require(!lost, "writing to standard output failed");
+}
+
+}  // namespace pk

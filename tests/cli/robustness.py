@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Hostile-user checks of the programs, one per ctest test:
+
+  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz
+
+full-disk: a file size limit (RLIMIT_FSIZE) makes writes fail part way: the program must
+  exit 2 and leave no file, whole or partial, under a final name.
+stdout-full: standard output on /dev/full: exit status 2.
+interrupt: SIGINT / SIGTERM stop a run at a safe point: status 130 / 143, a summary marked
+  interrupted, no temporary file left.
+shell: an --out holding shell syntax runs no command (pk-gbees --plot).
+fuzz: mutated command lines and input files (fixed seed, bounded count): every case ends
+  with status 0 or 2 and at most one line on stderr, in time, never by a signal.
+"""
+import json
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.path.abspath(sys.argv[1])
+ENV = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+failures = []
+
+
+def program(name):
+    for folder in ("apps", "perf"):
+        path = os.path.join(BIN, folder, name)
+        if os.path.exists(path):
+            return path
+    raise SystemExit(f"{name} not found under {BIN}")
+
+
+def run(argv, timeout=20, **kwargs):
+    return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, env=ENV, **kwargs)
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def files_under(folder):
+    return [os.path.join(d, f) for d, _, names in os.walk(folder) for f in names]
+
+
+def limit_file_size(size):
+    def apply():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+    return apply
+
+
+def full_disk(tmp):
+    lbm = os.path.join(tmp, "lbm")
+    cases = [
+        [program("pk-lbm"), "--space", "openmp", "--channel", "12", "6", "6", "--steps", "20", "--vti-every", "10",
+         "--out", lbm],
+        [program("pk-matern"), "generate", "--space", "openmp", "-n", "400", "--data", os.path.join(tmp, "m", "z.txt")],
+        [program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
+         "--out", os.path.join(tmp, "g")],
+    ]
+    os.makedirs(os.path.join(tmp, "m"))
+    for argv in cases:
+        r = run(argv, preexec_fn=limit_file_size(2048))
+        name = os.path.basename(argv[0])
+        check(r.returncode == 2, f"{name} on a full disk: status {r.returncode}, stderr {r.stderr!r}")
+        check("failed" in r.stderr and r.stderr.count("\n") == 1, f"{name} on a full disk: stderr {r.stderr!r}")
+        left = [f for f in files_under(tmp) if os.path.getsize(f) >= 2048 or ".tmp-" in f or f.endswith(".vti")]
+        check(not left, f"{name} on a full disk left {left}")
+
+
+def stdout_full(tmp):
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([program("pk-info")], stdout=full, stderr=subprocess.PIPE, text=True, env=ENV, timeout=20)
+    check(r.returncode == 2 and "writing to standard output failed" in r.stderr,
+          f"pk-info > /dev/full: status {r.returncode}, stderr {r.stderr!r}")
+
+
+def interrupt_after(argv, seconds, sig):
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    time.sleep(seconds)
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    return p.returncode, out, err
+
+
+def interrupt(tmp):
+    for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        out_dir = os.path.join(tmp, f"lbm-{sig}")
+        rc, out, err = interrupt_after([program("pk-lbm"), "--space", "openmp", "--channel", "32", "16", "16",
+                                        "--steps", "100000000", "--vti-every", "20", "--out", out_dir], 2, sig)
+        check(rc == status, f"pk-lbm stopped by signal {sig}: status {rc}, stderr {err!r}")
+        record = json.load(open(os.path.join(out_dir, "lbm-aa-fp32-32x18x18-openmp.json")))
+        check(record.get("interrupted") is True, f"pk-lbm signal {sig}: summary not marked interrupted")
+        check(not [f for f in files_under(out_dir) if ".tmp-" in f], f"pk-lbm signal {sig}: temporary files left")
+    out_dir = os.path.join(tmp, "gbees")
+    rc, out, err = interrupt_after([program("pk-gbees"), "--space", "openmp", "--convergence", "--progress", "0",
+                                    "--out", out_dir], 3, signal.SIGTERM)
+    check(rc == 143, f"pk-gbees --convergence stopped by SIGTERM: status {rc}, stderr {err!r}")
+    summary = json.load(open(os.path.join(out_dir, "gbees-lorenz63-openmp.json")))
+    check(summary["completed"] is False and summary["interrupted"] is True,
+          f"pk-gbees interrupted summary says completed {summary['completed']}")
+
+
+def shell(tmp):
+    marker = os.path.join(tmp, "injected")
+    out_dir = os.path.join(tmp, f"out'; touch {marker}; echo '")
+    r = run([program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
+             "--plot", "--out", out_dir])
+    check(r.returncode in (0, 2), f"pk-gbees --plot: status {r.returncode}, stderr {r.stderr!r}")
+    check(not os.path.exists(marker), "pk-gbees --plot ran a command from --out")
+
+
+HOSTILE = ["-1", "0", "-2", "nan", "inf", "-inf", "1e308", "", "abc", "99999999999999999999", "-2147483648",
+           "0x10", "1,2", "1,,2", "'; touch pk-fuzz-injected; '", "a\nb", "\x7fELF", "x" * 3000, "all,openmp",
+           "--", "=", "3.5", "é"]
+KOKKOS = ["--kokkos-threads=0", "--kokkos-threads=100000", "--kokkos-threads=abc", "--kokkos-num-threads=2",
+          "--kokkos-num-threads=0", "--kokkos-num-threads=-1", "--kokkos-device-id=-1", "--kokkos-device=-1",
+          "--kokkos-ndevices=0", "--kokkos-num-devices=0,9", "--kokkos-map-device-id-by=rank",
+          "--kokkos-disable-warnings=maybe", "--kokkos-print-configuration=2", "--kokkos-help=1", "--kokkos-foo",
+          "--kokkos-threads"]
+
+
+def mutate_argv(rng, argv):
+    argv = list(argv)
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(5)
+        i = rng.randrange(1, len(argv)) if len(argv) > 1 else 1
+        if kind == 0 and len(argv) > 1:
+            argv[i] = rng.choice(HOSTILE)
+        elif kind == 1 and len(argv) > 1:
+            del argv[i]
+        elif kind == 2:
+            argv.insert(i, rng.choice(KOKKOS))
+        elif kind == 3:
+            argv.insert(i, rng.choice(["--bogus", "-K", "--steps", "--tile", "--snapshots", "--grid", "--config"]))
+        else:
+            argv.insert(i, rng.choice(HOSTILE))
+    return argv
+
+
+def mutate_text(rng, text):
+    data = bytearray(text.encode())
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.randrange(4)
+        i = rng.randrange(len(data) + 1)
+        if kind == 0 and data:
+            data[min(i, len(data) - 1)] = rng.randrange(256)
+        elif kind == 1:
+            data[i:i] = rng.choice([b" 7", b"x", b"\n", b"[s]\n", b"#", b"=", b"\0", b"nan", b",", b"-"])
+        elif kind == 2:
+            del data[i:i + rng.randint(1, 5)]
+        else:
+            data = data[:i]  # a truncated file
+    return bytes(data)
+
+
+def fuzz(tmp):
+    rng = random.Random(20261124)
+    out = os.path.join(tmp, "out")
+    matern_data = os.path.join(tmp, "matern.txt")
+    with open(matern_data, "w") as f:
+        f.write("# x y z\n" + "".join(f"{0.1 * i:.1f} {0.05 * (i * 7 % 11):.2f} {0.3 * (i % 5) - 0.6:.1f}\n" for i in range(12)))
+    files = {  # base file, and a command that reads it (FILE replaced)
+        "gbees.ini": ("model = lorenz63\nstd = 1\nh = 0.5\nend-time = 0.05\nno-measurements = true\nsnapshots = 1\n",
+                      [program("pk-gbees"), "--space", "openmp", "--config", "FILE", "--out", out]),
+        "measurements.txt": ("# t component value std\n0.02 3 -8 1\n0.04 1 -11 2\n",
+                             [program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--snapshots", "1",
+                              "--measurement-file", "FILE", "--out", out]),
+        "obs.txt": ("# x y z value error_std\n1 2 0 0.5 0.1\n3 4 1 0.2 0.1\n5.5 1 2 -0.1 0.2\n",
+                    [program("pk-3dvar"), "--space", "openmp", "--grid", "8,8,4", "--chunks", "2",
+                     "--observation-file", "FILE", "--out", out]),
+        "matern.txt": (open(matern_data).read(),
+                       [program("pk-matern"), "loglik", "--space", "openmp", "--data", "FILE", "--out", out]),
+    }
+    commands = [
+        [program("pk-lbm"), "--space", "openmp", "--channel", "8", "4", "4", "--steps", "5", "--vti-every", "2",
+         "--out", out],
+        [program("pk-3dvar"), "--space", "openmp", "--grid", "8,8,4", "--observations", "20", "--chunks", "2",
+         "-K", "2", "--out", out],
+        [program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
+         "--mc-samples", "200", "--out", out],
+        [program("pk-matern"), "loglik", "--space", "openmp", "-n", "60", "--tile", "16", "--out", out],
+        [program("pk-matern"), "generate", "--space", "openmp", "-n", "40", "--data", matern_data + ".out"],
+        [program("pk-bench"), "--space", "openmp", "--kernel", "copy", "--size", "tiny", "--out", out],
+        [program("pk-info")],
+    ]
+    cases = []
+    for _ in range(15):
+        for argv in commands:
+            cases.append(mutate_argv(rng, argv))
+    for name, (text, argv) in files.items():
+        for k in range(10):
+            path = os.path.join(tmp, f"{k}-{name}")
+            with open(path, "wb") as f:
+                f.write(mutate_text(rng, text))
+            cases.append([path if a == "FILE" else a for a in argv])
+    start = time.time()
+    for argv in cases:
+        shown = " ".join(repr(a) if len(a) < 60 else repr(a[:20] + "...") for a in argv)
+        try:
+            r = run(argv, timeout=30, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            check(False, f"hang: {shown}")
+            continue
+        check(r.returncode in (0, 2), f"status {r.returncode}: {shown}\n  stderr: {r.stderr[-300:]!r}")
+        # Progress lines ('\r' ... ETA / MLUPS) and "wrote FILE" are not errors.
+        errors = [line for line in r.stderr.replace("\r", "\n").split("\n")
+                  if line.strip() and not line.startswith("wrote ") and " ETA " not in line and "MLUPS" not in line]
+        check(len(errors) <= 1, f"{len(errors)} lines on stderr: {shown}\n  stderr: {r.stderr[-300:]!r}")
+        check(not os.path.exists(os.path.join(tmp, "pk-fuzz-injected")), f"a command ran: {shown}")
+    print(f"{len(cases)} cases in {time.time() - start:.1f} s")
+
+
+with tempfile.TemporaryDirectory(prefix="pk-robustness-") as tmp:
+    {"full-disk": full_disk, "stdout-full": stdout_full, "interrupt": interrupt, "shell": shell, "fuzz": fuzz}[sys.argv[2]](tmp)
+if failures:
+    sys.exit(f"{len(failures)} failure(s)")
+print("all passed")

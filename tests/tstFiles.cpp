@@ -1,0 +1,125 @@
+// Core file handling: files written whole or not at all, the shared column-file reader, and
+// programs started without a shell.
+#include <pk/core/atomic_file.hpp>
+#include <pk/core/column_file.hpp>
+#include <pk/core/error.hpp>
+#include <pk/core/process.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_directory(const std::string& name) {
+  const auto dir = fs::temp_directory_path() / ("pk-tests-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string contents(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The error message of body(), or "" when it throws none.
+template <class Body>
+std::string error_of(const Body& body) {
+  try {
+    body();
+  } catch (const pk::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AtomicFile, WritesTheContentAndLeavesNoTemporaryFile) {
+  const auto dir = fresh_directory("atomic");
+  const auto path = (dir / "out.txt").string();
+  pk::write_file(path, [](std::ostream& out) { out << "first\n"; });
+  pk::write_file(path, [](std::ostream& out) { out << "second\n"; });
+  EXPECT_EQ(contents(path), "second\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, AFailedWriteKeepsTheOldFileAndLeavesNothingElse) {
+  const auto dir = fresh_directory("atomic-fail");
+  const auto path = (dir / "out.txt").string();
+  pk::write_file(path, [](std::ostream& out) { out << "whole\n"; });
+  EXPECT_THROW(pk::write_file(path,
+                              [](std::ostream& out) {
+                                out << "half";
+                                throw pk::Error("interrupted while writing");
+                              }),
+               pk::Error);
+  EXPECT_EQ(contents(path), "whole\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, AFullDeviceIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  const std::string message = error_of([] {
+    pk::write_file("/dev/full", [](std::ostream& out) { out << std::string(1 << 16, 'x'); });
+  });
+  EXPECT_EQ(message, "writing '/dev/full' failed (disk full?)");
+}
+
+TEST(AtomicFile, AMissingDirectoryIsAnError) {
+  EXPECT_EQ(error_of([] { pk::write_file("/nonexistent-pk/out.txt", [](std::ostream& out) { out << 1; }); }),
+            "cannot write '/nonexistent-pk/out.txt': No such file or directory");
+}
+
+TEST(ColumnFile, ReadsRowsSkippingCommentsAndBlankLines) {
+  const auto dir = fresh_directory("columns");
+  const auto path = (dir / "data.txt").string();
+  std::ofstream(path) << "# x y z\n\n1 2 3  # trailing comment\n\t4.5 -6e-1 7\n";
+  const auto rows = pk::read_columns(path, 3, "x y z");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].line, 3);
+  EXPECT_EQ(rows[0].values, (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(rows[1].line, 4);
+  EXPECT_EQ(rows[1].values, (std::vector<double>{4.5, -0.6, 7}));
+  fs::remove_all(dir);
+}
+
+TEST(ColumnFile, RefusesAMalformedLineNamingFileAndLine) {
+  const auto dir = fresh_directory("columns-bad");
+  const auto path = (dir / "data.txt").string();
+  const std::pair<std::string, std::string> cases[] = {
+      {"1 2 3 4\n", "expected 3 numbers 'x y z', found 4"},
+      {"1 2\n", "expected 3 numbers 'x y z', found 2"},
+      {"1 2 3x\n", "expected 3 numbers 'x y z', found '3x'"},
+      {"1 2 nan\n", "'nan' is not a finite number"},
+      {std::string("1 2 \x01\xff", 6) + "\n", "expected 3 numbers 'x y z', found '?" "?'"},
+  };
+  for (const auto& [text, what] : cases) {
+    std::ofstream(path) << "# header\n" << text;
+    EXPECT_EQ(error_of([&] { pk::read_columns(path, 3, "x y z"); }), path + ":2: " + what) << text;
+  }
+  EXPECT_EQ(error_of([] { pk::read_columns("/nonexistent-pk/data.txt", 3, "x y z"); }),
+            "/nonexistent-pk/data.txt: cannot be opened (No such file or directory)");
+  fs::remove_all(dir);
+}
+
+TEST(Process, ArgumentsReachTheProgramVerbatim) {
+  const auto dir = fresh_directory("process");
+  const std::string name = (dir / "it's; touch injected").string();
+  EXPECT_EQ(pk::run_program({"touch", name}), 0);
+  EXPECT_TRUE(fs::exists(name));
+  EXPECT_FALSE(fs::exists("injected"));
+  EXPECT_FALSE(fs::exists(dir / "injected"));
+  EXPECT_EQ(pk::run_program({"false"}), 1);
+  EXPECT_THROW(pk::run_program({"pk-no-such-program"}), pk::Error);
+  fs::remove_all(dir);
+}
+
+}  // namespace
