@@ -8,6 +8,7 @@
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
 #include <pk/core/app.hpp>
 #include <pk/core/cli.hpp>
+#include <pk/core/data_files.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/session.hpp>
@@ -294,7 +295,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     std::cout << "  result: " << pk::write_result(record, o.results) << "\n";
   }
   if (o.plot) {
-    const std::string script = std::string(PK_GBEES_PLOT_SCRIPT);
+    const std::string script = pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT);
     const std::string call = "python3 '" + script + "' '" + o.out + "/" + stem + "'";
     if (std::system(call.c_str()) != 0) std::cerr << "pk-gbees: warning: plotting failed (" << call << ")\n";
   }
