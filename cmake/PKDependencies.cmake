@@ -1,7 +1,21 @@
 # Kokkos and Kokkos Kernels, treated as authoritative: the backends we need must be there.
 find_package(Kokkos REQUIRED)
 find_package(KokkosKernels REQUIRED)
-message(STATUS "PortableKernels: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (devices: ${Kokkos_DEVICES})")
+# The project's patches in this Kokkos, for result records: deps/bootstrap.sh lists what it
+# applied in <prefix>/.complete; a Kokkos installed any other way carries none of ours.
+get_filename_component(_pk_kokkos_prefix "${Kokkos_DIR}/../../.." ABSOLUTE)
+set(PK_KOKKOS_PATCHES "")
+set(PK_KOKKOS_BOOTSTRAPPED OFF)
+if(EXISTS "${_pk_kokkos_prefix}/.complete")
+  set(PK_KOKKOS_BOOTSTRAPPED ON)
+  file(STRINGS "${_pk_kokkos_prefix}/.complete" PK_KOKKOS_PATCHES REGEX "^patches=")
+  string(REGEX REPLACE "^patches=|\\.patch" "" PK_KOKKOS_PATCHES "${PK_KOKKOS_PATCHES}")
+  string(STRIP "${PK_KOKKOS_PATCHES}" PK_KOKKOS_PATCHES)
+  # Commas, not spaces: nvcc_wrapper splits a definition's value at spaces.
+  string(REGEX REPLACE " +" "," PK_KOKKOS_PATCHES "${PK_KOKKOS_PATCHES}")
+endif()
+message(STATUS "PortableKernels: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (devices: ${Kokkos_DEVICES}; "
+               "project patches: ${PK_KOKKOS_PATCHES})")
 
 set(_pk_needed OPENMP)
 if(PK_ENABLE_CUDA)

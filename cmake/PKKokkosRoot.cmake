@@ -1,8 +1,9 @@
 # Decides where Kokkos comes from, before project():
 #  (a) Kokkos_ROOT / Kokkos_DIR (CMake or environment), as Spack and module systems set it:
 #      used as is, nothing is bootstrapped;
-#  (b) otherwise deps/bootstrap.sh builds Kokkos + Kokkos Kernels 3.4.01 from Debian's
-#      trilinos source package into a cache outside the build tree and we use that.
+#  (b) otherwise deps/bootstrap.sh builds Kokkos + Kokkos Kernels (4.6.01 from release
+#      tarballs, or 3.4.01 from Debian's trilinos source package where only Debian can be
+#      reached; PK_KOKKOS_VERSION chooses) into a cache outside the build tree.
 # For CUDA, the C++ compiler is the nvcc_wrapper installed with Kokkos.
 
 set(_pk_user_kokkos "")
@@ -29,8 +30,12 @@ elseif(PK_BOOTSTRAP_KOKKOS)
   endif()
   message(STATUS "PortableKernels: no Kokkos_ROOT given; bootstrapping Kokkos (${_pk_backend}) "
                  "(first time: several minutes, then cached)")
+  # Kept in the cache, so that a later reconfigure builds against the same Kokkos.
+  set(PK_KOKKOS_VERSION "$ENV{PK_KOKKOS_VERSION}" CACHE STRING
+      "Kokkos for the bootstrap: 4.6.01, 3.4.01, or empty for 4.6.01 where it can be had")
   execute_process(
-    COMMAND "${CMAKE_CURRENT_LIST_DIR}/../deps/bootstrap.sh" ${_pk_backend}
+    COMMAND ${CMAKE_COMMAND} -E env PK_KOKKOS_VERSION=${PK_KOKKOS_VERSION}
+            "${CMAKE_CURRENT_LIST_DIR}/../deps/bootstrap.sh" ${_pk_backend}
     OUTPUT_VARIABLE _pk_bootstrap_out
     RESULT_VARIABLE _pk_bootstrap_rc
     OUTPUT_STRIP_TRAILING_WHITESPACE)

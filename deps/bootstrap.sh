@@ -4,18 +4,22 @@
 #
 #   deps/bootstrap.sh openmp|cuda
 #
-# By default the source is Kokkos + Kokkos Kernels 3.4.01 from Debian's trilinos 13.2.0-4
-# source package (checksum verified), with the patches in deps/patches/kokkos-3.4.01.
+# Kokkos + Kokkos Kernels 4.6.01 from their release tarballs where they can be had (a folder
+# of tarballs, or a download), otherwise 3.4.01 from Debian's trilinos 13.2.0-4 source package
+# (for machines that reach only Debian). Checksums are always verified, and each version is
+# built through its patch series in deps/patches/kokkos-<version> (each patch says why).
 # The install goes to a cache keyed by version, patch set, build options and backend,
 # reused by later builds and CI runs.
 #
 # Environment:
+#   PK_KOKKOS_VERSION    4.6.01 or 3.4.01: that version or an error (default: 4.6.01 if it
+#                        can be had, else 3.4.01)
+#   PK_KOKKOS_TARBALLS   a folder holding kokkos-4.6.01.tar.gz and kokkos-kernels-4.6.01.tar.gz
+#                        (no download then)
 #   PK_DEPS_CACHE        cache folder (default ~/.cache/portablekernels)
 #   PK_JOBS              build jobs (default nproc)
 #   PK_CUDA_ARCH         Kokkos arch option for the cuda backend (default HOPPER90)
 #   PK_TRILINOS_TARBALL  a copy of trilinos_13.2.0.orig.tar.gz to use instead of downloading
-#   PK_KOKKOS_VERSION    opt-in, needs internet: a Kokkos 4.x release from GitHub instead
-#                        (known: 4.6.01), built unpatched
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,51 +33,113 @@ case "$backend" in
   *) die "usage: deps/bootstrap.sh openmp|cuda (got '${backend}')" ;;
 esac
 
-kokkos_version=${PK_KOKKOS_VERSION:-3.4.01}
+release=4.6.01 fallback=3.4.01
 # Release tarballs from GitHub, with the checksums the Kokkos project publishes.
 declare -A release_sha256=(
   [kokkos-4.6.01]=b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a
   [kokkos-kernels-4.6.01]=95b9357f37ab3b9c3913c00741acb2501831c28ea8664de67818ae79c69c5908
 )
-[ "$kokkos_version" = 3.4.01 ] || [ -n "${release_sha256[kokkos-$kokkos_version]:-}" ] \
-  || die "PK_KOKKOS_VERSION=$kokkos_version is not known (3.4.01, or 4.6.01 from GitHub)"
+kokkos_version=${PK_KOKKOS_VERSION:-}
+case "$kokkos_version" in
+  ""|$release|$fallback) ;;
+  *) die "PK_KOKKOS_VERSION=$kokkos_version is not supported (use $release or $fallback)" ;;
+esac
 cuda_arch=${PK_CUDA_ARCH:-HOPPER90}
 jobs=${PK_JOBS:-$(nproc)}
 cache=${PK_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/portablekernels}
+src=$cache/src
+mkdir -p "$src"
+# Downloads and unpacking into $src take turns; the lock is let go once the source is unpacked.
+exec 8>"$src/.lock"
+flock 8 || die "cannot lock $src"
+verify() { echo "$2  $1" | sha256sum --check --status; }  # file, sha256
+
+# Puts the release tarballs into $src, verified: from PK_KOKKOS_TARBALLS, from an earlier
+# run, or downloaded. When none of these works it sets `missing` to why and fails.
+fetch_release_tarballs() {
+  local name
+  for name in kokkos kokkos-kernels; do
+    local file=$name-$release.tar.gz sha256=${release_sha256[$name-$release]}
+    if [ -n "${PK_KOKKOS_TARBALLS:-}" ]; then
+      [ -f "$PK_KOKKOS_TARBALLS/$file" ] || { missing="PK_KOKKOS_TARBALLS=$PK_KOKKOS_TARBALLS has no $file"; return 1; }
+      verify "$PK_KOKKOS_TARBALLS/$file" "$sha256" \
+        || { missing="checksum mismatch for $PK_KOKKOS_TARBALLS/$file (expected sha256 $sha256)"; return 1; }
+      cp "$PK_KOKKOS_TARBALLS/$file" "$src/$file.part" && mv "$src/$file.part" "$src/$file"
+    elif ! { [ -f "$src/$file" ] && verify "$src/$file" "$sha256"; }; then
+      command -v curl >/dev/null || { missing="downloading $file needs curl (apt-get install curl)"; return 1; }
+      say "downloading $file"
+      curl -fsSL --connect-timeout 20 -o "$src/$file.part" \
+          "https://github.com/kokkos/$name/releases/download/$release/$file" 2>/dev/null \
+        || { rm -f "$src/$file.part"; missing="downloading $file failed (no internet access?)"; return 1; }
+      verify "$src/$file.part" "$sha256" \
+        || { rm -f "$src/$file.part"; missing="checksum mismatch for the downloaded $file (expected sha256 $sha256)"; return 1; }
+      mv "$src/$file.part" "$src/$file"
+    fi
+  done
+}
+
+# A tarball folder or PK_KOKKOS_VERSION=4.6.01 asks for 4.6.01 alone; only a failed
+# download falls back.
+if [ "$kokkos_version" != "$fallback" ] && [ -n "${PK_KOKKOS_TARBALLS:-}${kokkos_version}" ]; then
+  fetch_release_tarballs || die "Kokkos $release: $missing"
+  kokkos_version=$release
+elif [ -z "$kokkos_version" ]; then
+  if fetch_release_tarballs; then
+    kokkos_version=$release
+  else
+    say "$missing: falling back to Kokkos $fallback from Debian's source"
+    kokkos_version=$fallback
+  fi
+fi
 
 # The build recipe. The cache key hashes it with the patches, so a change to either
 # builds a fresh prefix and an unchanged one is reused.
 kokkos_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17
              -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON)
-# Kokkos Kernels: a small explicit-instantiation set, vendor BLAS behind the same calls.
-kk_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17
-         -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=OFF
-         -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
-         -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
-         -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
-         -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF
-         -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_MEMSPACE_HBWSPACE=OFF
-         -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON
+# Kokkos Kernels: vendor BLAS behind the same calls (OpenBLAS on the host, cuBLAS on the GPU).
+if [ "$kokkos_version" = "$fallback" ]; then
+  # A small explicit-instantiation set (compiled into the library).
+  eti=(-DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=OFF
+       -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
+       -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
+       -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
+       -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+       -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_MEMSPACE_HBWSPACE=OFF
+       -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON)
+else
+  # No explicit instantiation: the few BLAS-1/2 calls the project makes are instantiated in
+  # its own code, and gemm/trsm go to the vendor BLAS. Building every instantiation of the
+  # BLAS component took longer than the project itself with nvcc.
+  eti=(-DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF
+       -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
+       -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
+       -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
+       -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+       -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF -DKokkosKernels_ENABLE_COMPONENT_BLAS=ON
+       -DKokkosKernels_ENABLE_TPL_LAPACK=OFF -DKokkosKernels_ENABLE_TPL_CUSOLVER=OFF)
+fi
+kk_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 "${eti[@]}"
          -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DLAPACK_LIBRARIES=openblas
          -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
          -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF)
 if [ "$backend" = cuda ]; then
   kokkos_opts+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON "-DKokkos_ARCH_$cuda_arch=ON")
-  kk_opts+=(-DKokkosKernels_INST_EXECSPACE_CUDA=ON -DKokkosKernels_INST_MEMSPACE_CUDASPACE=ON
-            -DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
+  [ "$kokkos_version" = "$fallback" ] \
+    && kk_opts+=(-DKokkosKernels_INST_EXECSPACE_CUDA=ON -DKokkosKernels_INST_MEMSPACE_CUDASPACE=ON)
+  kk_opts+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
 fi
 
-patches=()
-if [ "$kokkos_version" = 3.4.01 ]; then
-  patches=("$here"/patches/kokkos-3.4.01/*.patch)
-  [ -e "${patches[0]}" ] || die "no patches found in $here/patches/kokkos-3.4.01"
-fi
-recipe_key=$( { [ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"; echo "${kokkos_opts[*]} ${kk_opts[*]}"; } \
-              | sha256sum | cut -c1-10)
+patches=("$here/patches/kokkos-$kokkos_version"/*.patch)
+[ -e "${patches[0]}" ] || die "no patches found in $here/patches/kokkos-$kokkos_version"
+recipe_key=$( { cat "${patches[@]}"; echo "${kokkos_opts[*]} ${kk_opts[*]}"; } | sha256sum | cut -c1-10)
 prefix=$cache/kokkos-$kokkos_version-$backend-$recipe_key
 
+# One bootstrap per prefix at a time: a second waits for the first, then reuses its install.
+mkdir -p "$cache"
+exec 9>"$cache/.lock-$(basename "$prefix")"
+flock 9 || die "cannot lock $cache for $(basename "$prefix")"
 if [ -f "$prefix/.complete" ]; then
-  say "using cached Kokkos + Kokkos Kernels in $prefix"
+  say "using cached Kokkos + Kokkos Kernels $kokkos_version in $prefix"
   echo "$prefix"
   exit 0
 fi
@@ -88,10 +154,6 @@ if [ "$backend" = cuda ]; then
 fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-
-src=$cache/src
-mkdir -p "$src"
-verify() { echo "$2  $1" | sha256sum --check --status; }  # file, sha256
 
 # Sets kokkos_src and kk_src to the unpacked Kokkos and Kokkos Kernels 3.4.01 of Debian's
 # trilinos source package.
@@ -138,31 +200,30 @@ obtain_debian_source() {
   kokkos_src=$tree/packages/kokkos kk_src=$tree/packages/kokkos-kernels
 }
 
-# Sets kokkos_src and kk_src to unpacked Kokkos and Kokkos Kernels release tarballs.
-obtain_release_source() {
-  need curl "downloading Kokkos $kokkos_version needs curl (apt-get install curl)"
+# Unpacks the release tarballs (fetched above) into the work folder.
+unpack_release_source() {
   local name
   for name in kokkos kokkos-kernels; do
-    local file=$name-$kokkos_version.tar.gz sha256=${release_sha256[$name-$kokkos_version]}
-    if ! { [ -f "$src/$file" ] && verify "$src/$file" "$sha256"; }; then
-      say "downloading $file"
-      curl -fsSL -o "$src/$file" "https://github.com/kokkos/$name/releases/download/$kokkos_version/$file" \
-        || die "downloading $file failed (no internet access?)"
-      verify "$src/$file" "$sha256" || die "checksum mismatch for $src/$file (expected sha256 $sha256)"
-    fi
-    rm -rf "${src:?}/$name-$kokkos_version" && mkdir -p "$src/$name-$kokkos_version"
-    tar xzf "$src/$file" -C "$src/$name-$kokkos_version" --strip-components=1 || die "could not extract $file"
+    mkdir -p "$work/$name-src"
+    tar xzf "$src/$name-$release.tar.gz" -C "$work/$name-src" --strip-components=1 \
+      || die "could not extract $src/$name-$release.tar.gz"
   done
-  kokkos_src=$src/kokkos-$kokkos_version kk_src=$src/kokkos-kernels-$kokkos_version
+  kk_src=$work/kokkos-kernels-src
 }
 
-if [ "$kokkos_version" = 3.4.01 ]; then obtain_debian_source; else obtain_release_source; fi
-
-# --- patch, build and install ----------------------------------------------------------
+# --- obtain, patch, build and install ---------------------------------------------------
+# Everything is built in a work folder of this prefix's own, so builds for other prefixes can
+# run beside it.
 work=$cache/build/$(basename "$prefix")
 rm -rf "$work" "$prefix" && mkdir -p "$work"
-cp -r "$kokkos_src" "$work/kokkos-src"
-for p in ${patches[@]+"${patches[@]}"}; do
+if [ "$kokkos_version" = "$fallback" ]; then
+  obtain_debian_source
+  cp -r "$kokkos_src" "$work/kokkos-src"
+else
+  unpack_release_source
+fi
+flock -u 8
+for p in "${patches[@]}"; do
   say "applying $(basename "$p")"
   patch -s -p1 -d "$work/kokkos-src" <"$p" || die "patch $(basename "$p") does not apply"
 done
@@ -192,7 +253,7 @@ rm -rf "$work"
 {
   echo "kokkos=$kokkos_version backend=$backend"
   [ "$backend" = cuda ] && echo "arch=$cuda_arch"
-  echo "patches=$(for p in ${patches[@]+"${patches[@]}"}; do basename "$p"; done | tr '\n' ' ')"
+  echo "patches=$(for p in "${patches[@]}"; do basename "$p" .patch; done | tr '\n' ' ')"
   echo "built=$(date -u +%FT%TZ) seconds=$((SECONDS - start))"
 } >"$prefix/.complete"
 say "installed Kokkos + Kokkos Kernels $kokkos_version ($backend) in $prefix after $((SECONDS - start)) s"

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -32,11 +35,29 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
   EXPECT_EQ(json.at("device"), "test CPU (2 threads)");
   EXPECT_EQ(json.at("command"), "pk-bench --kernel lbm");
   EXPECT_EQ(json.at("commit"), pk::build_commit());
+  EXPECT_EQ(json.at("kokkos").at("version"), pk::kokkos_version());
+  EXPECT_EQ(json.at("kokkos").at("patches"), pk::kokkos_patches());
   EXPECT_TRUE(std::regex_match(json.at("date").get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
   EXPECT_EQ(json.at("metrics").size(), 2u);
   EXPECT_DOUBLE_EQ(json.at("metrics").at("mlups"), 1234.5);
   EXPECT_DOUBLE_EQ(json.at("metrics").at("roofline_fraction"), 0.875);
   std::filesystem::remove_all(dir);
+}
+
+// A bootstrapped Kokkos carries every patch of deps/patches/kokkos-<version>, and the records
+// say so; any other Kokkos carries none of ours.
+TEST(Results, KokkosPatchesAreThoseTheBootstrapApplied) {
+  EXPECT_TRUE(std::regex_match(pk::kokkos_version(), std::regex(R"(\d+\.\d+\.\d\d)")));
+  std::vector<std::string> expected;
+  if (PK_TEST_KOKKOS_BOOTSTRAPPED) {
+    const auto folder = std::filesystem::path(PK_TEST_PATCH_ROOT) / ("kokkos-" + pk::kokkos_version());
+    ASSERT_TRUE(std::filesystem::is_directory(folder)) << folder;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+      if (entry.path().extension() == ".patch") expected.push_back(entry.path().stem().string());
+    std::sort(expected.begin(), expected.end());
+    ASSERT_FALSE(expected.empty());
+  }
+  EXPECT_EQ(pk::kokkos_patches(), expected);
 }
 
 TEST(Results, NonFiniteMetricIsAnError) {

@@ -1,21 +1,41 @@
 #include <pk/core/error.hpp>
 #include <pk/core/results.hpp>
 
+#include <Kokkos_Macros.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #ifndef PK_COMMIT
 #define PK_COMMIT "unknown"
+#endif
+#ifndef PK_KOKKOS_PATCHES
+#define PK_KOKKOS_PATCHES ""
 #endif
 
 namespace pk {
 
 std::string build_commit() { return PK_COMMIT; }
+
+std::string kokkos_version() {
+  char text[16];
+  std::snprintf(text, sizeof text, "%d.%d.%02d", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
+                KOKKOS_VERSION % 100);
+  return text;
+}
+
+std::vector<std::string> kokkos_patches() {
+  std::vector<std::string> patches;
+  std::istringstream names(PK_KOKKOS_PATCHES);
+  for (std::string name; std::getline(names, name, ',');) patches.push_back(name);
+  return patches;
+}
 
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -38,7 +58,9 @@ std::string write_result(const ResultRecord& record, const std::string& director
   }
   const nlohmann::ordered_json json = {{"kernel", record.kernel}, {"case", record.case_name},
                                        {"space", record.space},   {"device", record.device},
-                                       {"commit", build_commit()}, {"date", utc_timestamp()},
+                                       {"commit", build_commit()},
+                                       {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
+                                       {"date", utc_timestamp()},
                                        {"command", record.command}, {"metrics", metrics}};
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);

@@ -1,8 +1,10 @@
 #pragma once
 // Benchmark and run records, written as one JSON file each:
-// {kernel, case, space, device, commit, date, command, metrics: {name: number, ...}}.
+// {kernel, case, space, device, commit, kokkos: {version, patches}, date, command,
+//  metrics: {name: number, ...}}.
 #include <map>
 #include <string>
+#include <vector>
 
 namespace pk {
 
@@ -17,6 +19,13 @@ struct ResultRecord {
 
 // The commit this binary was built from (git describe, "-dirty" for local changes).
 std::string build_commit();
+
+// The Kokkos this binary was built against, as "4.6.01".
+std::string kokkos_version();
+
+// The project's patches (deps/patches) in that Kokkos, as the bootstrap applied them; empty
+// for a Kokkos installed elsewhere (Spack, a module), which carries none of ours.
+std::vector<std::string> kokkos_patches();
 
 // The current UTC time as ISO 8601, e.g. 2026-11-23T12:00:00Z.
 std::string utc_timestamp();
