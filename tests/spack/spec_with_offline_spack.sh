@@ -2,8 +2,9 @@
 # Concretizes the Spack recipe with a real Spack (CI): the offline Spack 0.23 in
 # ../shared/tools/offline-spack.tar.xz, unpacked into a temporary directory with its own
 # configuration (nothing under ~ is read or written) and a repository of only the builtin recipes
-# that portablekernels can reach (offline/setup.sh): ~3 min on a cold, shared 2-core machine,
-# against ~36 min when Spack indexes all ~8000 builtin recipes. Checks:
+# that portablekernels can reach (offline/setup.sh). Cold caches: 2 min of CPU (6-11 min wall
+# niced on a 2-core machine that others loaded 2-4x), against 36 min wall when Spack indexed
+# all ~8000 builtin recipes. Checks:
 #   * `portablekernels` (OpenMP) concretizes, with Kokkos Kernels' OpenMP ETI;
 #   * `portablekernels +cuda cuda_arch=90` concretizes with GCC, Kokkos +cuda +cuda_lambda
 #     +wrapper cuda_arch=90 and Kokkos Kernels cuda_arch=90, and CUDA 12 (Kokkos 4.6 cannot

@@ -49,7 +49,8 @@ while todo:
     if name in closure:
         continue
     if not spack.repo.PATH.exists(name):  # a virtual
-        todo.extend(p for p in [provider(name)] if p)
+        if provider(name):
+            todo.append(provider(name))
         continue
     closure.add(name)
     cls = spack.repo.PATH.get_pkg_class(name)
@@ -58,9 +59,8 @@ while todo:
         todo.extend(mentioned(getattr(cls, directive)))
     # Recipes that subclass another builtin recipe import it from spack.pkg.builtin.
     for klass in cls.__mro__:
-        module = getattr(sys.modules.get(klass.__module__), "__name__", "")
-        if module.startswith("spack.pkg.builtin."):
-            todo.append(module.split(".")[3].replace("_", "-"))
+        if klass.__module__.startswith("spack.pkg.builtin."):
+            todo.append(klass.__module__.split(".")[3].replace("_", "-"))
 
 os.makedirs(os.path.join(out, "packages"))
 with open(os.path.join(out, "repo.yaml"), "w") as f:
