@@ -56,7 +56,8 @@ echo "spack install: $((SECONDS - t0)) s"
 
 # From a directory that is neither the source nor the build tree.
 cd "$(mktemp -d "${TMPDIR:-/tmp}/pk-spack-run.XXXXXX")"
-spack -C "$scope" load portablekernels
+# `spack load` itself needs the shell function, which does not pass on -C: --sh prints its effect.
+eval "$(spack -C "$scope" load --sh portablekernels)"
 command -v pk-bench
 t0=$SECONDS
 pk-bench --space openmp --size tiny --out results
