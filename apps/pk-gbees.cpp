@@ -9,6 +9,7 @@
 #include <pk/core/app.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/cli.hpp>
+#include <pk/core/data_files.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
@@ -302,7 +303,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     std::cout << "  result: " << result_path << "\n";
   }
   if (o.plot && !pk::interrupted()) {
-    const std::vector<std::string> call = {"python3", PK_GBEES_PLOT_SCRIPT, o.out + "/" + stem};
+    const std::vector<std::string> call = {"python3", pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT),
+                                           o.out + "/" + stem};
     const int status = pk::run_program(call);
     pk::require(status == 0, "plotting with python3 " + call[1] + " failed (status " + std::to_string(status) + ")");
   }

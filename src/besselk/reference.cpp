@@ -1,5 +1,6 @@
 #include <pk/besselk/reference.hpp>
 #include <pk/core/column_file.hpp>
+#include <pk/core/data_files.hpp>
 #include <pk/core/error.hpp>
 
 #include <algorithm>
@@ -12,7 +13,7 @@ namespace pk::besselk {
 
 std::string locate_reference(const std::string& built_in) {
   if (const char* env = std::getenv("PK_BESSELK_REFERENCE"); env && *env) return env;
-  if (std::ifstream(built_in).good()) return built_in;
+  if (const std::string path = data_file("besselk/reference.txt", built_in); std::ifstream(path).good()) return path;
   return "tests/besselk/reference.txt";
 }
 

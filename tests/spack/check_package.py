@@ -9,11 +9,13 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
   * PACKAGE_PY parses, and defines the class Spack expects for its directory name,
     deriving from CMakePackage and CudaPackage, with a docstring;
   * the `openmp` variant is declared (default True) and `~openmp` is a conflict;
+  * conflicts for what cannot build (CUDA 13 with Kokkos < 4.7.01) and `requires %gcc` for +cuda;
   * the dependencies, evaluated for an OpenMP-only and an OpenMP+CUDA spec (with %gcc and
     with %clang): cmake (build, at least the project's cmake_minimum_required), kokkos
     (@3.4:, +openmp, +cuda +cuda_lambda, ~cuda without CUDA, +wrapper exactly for CUDA with
     GCC), cuda_arch passed through to kokkos and kokkos-kernels for every
     CudaPackage.cuda_arch_values, kokkos-kernels (@3.4:, +openmp, +blas, +cuda +cublas),
+    Kokkos Kernels' ETI for the spaces used, nlopt~python, boost@1.71:,
     googletest (type test), nlohmann-json, cli11, a BLAS;
   * cmake_args(): every option X in self.define("X", ...) / self.define_from_variant("X", ...)
     is a standard CMake/Kokkos variable (CMAKE_*, Kokkos_ROOT, KokkosKernels_ROOT) or is
@@ -435,6 +437,14 @@ def main(argv: list[str]) -> int:
     want("kokkos-kernels", GPU_GCC, "cuda")
     want("kokkos-kernels", GPU_GCC, "cublas")
     want("kokkos-kernels", CPU_GCC, "cuda", False)
+    # Spack's recipe leaves the ETI for every space off (Spack 1.x) or to CMake (0.23).
+    want("kokkos-kernels", CPU_GCC, "execspace_openmp")
+    want("kokkos-kernels", GPU_GCC, "execspace_cuda")
+    want("kokkos-kernels", GPU_GCC, "memspace_cudaspace")
+    want("nlopt", CPU_GCC, "python", False)
+    _, boost_low = merged("boost", CPU_GCC)
+    report.check(boost_low is not None and boost_low >= (1, 71), "boost@1.71: (find_package(Boost 1.71))",
+                 f"lower bound {fmt(boost_low)}")
 
     for pkg in ("kokkos", "kokkos-kernels"):
         ok = False
@@ -457,6 +467,14 @@ def main(argv: list[str]) -> int:
         report.check(bool(applicable(pkg, CPU_GCC)), f"depends_on {pkg}")
     report.check(bool(applicable("blas", CPU_GCC) or applicable("openblas", CPU_GCC)),
                  "depends_on blas (or openblas)")
+    # What cannot build must be refused with a reason, not left to fail in the build.
+    def refused(name: str, first: str, when_has: str) -> bool:
+        return any(d.name == name and d.args and d.args[0] and d.args[0].replace(" ", "") == first
+                   and when_has in " ".join(w or "" for w in d.when) and d.call.keywords
+                   and any(k.arg == "msg" for k in d.call.keywords) for d in directives)
+    report.check(refused("conflicts", "^cuda@13:", "^kokkos@:4.7.00"),
+                 "conflicts('^cuda@13:', when='... ^kokkos@:4.7.00', msg=...): Kokkos < 4.7.01 lacks CUDA 13")
+    report.check(refused("requires", "%gcc", "+cuda"), "requires('%gcc', when='+cuda', msg=...)")
     cxx = applicable("cxx", CPU_GCC)
     report.check(bool(cxx) and all("build" in dep_types(d) for _, d in cxx),
                  "depends_on cxx (type build): the C++ compiler, needed by Spack 1.x")

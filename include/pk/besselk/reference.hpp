@@ -13,9 +13,11 @@ struct ReferencePoint {
   double k;      // K_nu(x); +inf or 0 where it lies outside the double range
 };
 
-// Where the table is: $PK_BESSELK_REFERENCE if set; else `built_in` (the source tree's path
-// compiled into tests and benchmarks) if it exists; else tests/besselk/reference.txt under
-// the working directory (a copy of the tree on another machine, run from its root).
+// Where the table is: $PK_BESSELK_REFERENCE if set; else the installed copy
+// (share/portablekernels/besselk/reference.txt beside an installed program's bin); else
+// `built_in` (the source tree's path compiled into tests and benchmarks) if it exists; else
+// tests/besselk/reference.txt under the working directory (a copy of the tree on another
+// machine, run from its root).
 std::string locate_reference(const std::string& built_in);
 
 // Reads "nu x log_K K" lines ('#' starts a comment). Throws pk::Error on a missing file
