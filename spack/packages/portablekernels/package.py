@@ -3,6 +3,7 @@
 #   spack repo add ./spack
 #   spack install portablekernels                    # OpenMP only
 #   spack install portablekernels +cuda cuda_arch=90 # OpenMP + CUDA in one build
+#   spack install portablekernels +mpi               # distributed solvers, on Spack's MPI
 #
 # The repository uses the classic layout (Package API v1.0, where `spack.package`
 # provides CMakePackage and CudaPackage): Spack 0.22 and later read it, Spack 1.x through
@@ -29,6 +30,8 @@ class Portablekernels(CMakePackage, CudaPackage):
         msg="PortableKernels always needs the Kokkos OpenMP backend: it is the CPU side "
         "of every CPU-vs-GPU comparison (use +cuda to add the GPU side)",
     )
+    variant("mpi", default=False, description="Distributed solvers (MPI) and pk-lbm's distributed mode")
+    depends_on("mpi", when="+mpi")
     # `cuda` and `cuda_arch` come from CudaPackage.
     conflicts("+cuda", when="cuda_arch=none", msg="+cuda needs a GPU architecture, e.g. cuda_arch=90")
 
@@ -77,6 +80,7 @@ class Portablekernels(CMakePackage, CudaPackage):
             self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix),
             self.define("PK_BOOTSTRAP_KOKKOS", False),
             self.define_from_variant("PK_ENABLE_CUDA", "cuda"),
+            self.define_from_variant("PK_ENABLE_MPI", "mpi"),
             self.define("PK_ENABLE_TESTS", self.run_tests),
             self.define("PK_ENABLE_BENCHMARKS", True),
             # Spack's compiler wrappers already pass the target's -march.
