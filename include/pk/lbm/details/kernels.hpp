@@ -61,9 +61,13 @@ struct Grid {
   // Set by MarkWalls: the step kernels read a cell's 4-byte walls word only when its type
   // byte says it has walls (plain fluid cells, most of them, do not).
   static constexpr std::uint8_t walls_bit = 0x80;
+  // Ghost cells (distributed runs: a neighbour rank's cells) are stored as solid | ghost_bit:
+  // every kernel skips them as solid, but links into them are open (link()), so the
+  // owned cells beside them stream as they would in one lattice.
+  static constexpr std::uint8_t ghost_bit = 0x40;
 
   KOKKOS_INLINE_FUNCTION static std::uint8_t type_of(std::uint8_t raw) {
-    return static_cast<std::uint8_t>(raw & ~walls_bit);
+    return static_cast<std::uint8_t>(raw & ~(walls_bit | ghost_bit));
   }
   KOKKOS_INLINE_FUNCTION std::uint8_t type(int cell) const { return type_of(cell_type(cell)); }
   // The walls word of a cell whose type byte is `raw`: 0 without reading it for plain cells.
@@ -95,7 +99,7 @@ struct Grid {
       z = z < 0 ? z + nz : z - nz;
     }
     const int cell = x + nx * (y + ny * z);
-    return type(cell) == solid_flag ? -1 : cell;
+    return type(cell) == solid_flag && !(cell_type(cell) & ghost_bit) ? -1 : cell;
   }
   // Index step of one cell along an axis in direction c (-1, 0, 1), wrapping across a
   // periodic face when the walls word says the cell lies on it.
