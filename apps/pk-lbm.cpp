@@ -174,12 +174,13 @@ auto with_precision(const Options& options, F&& run) {
 }
 
 #if PK_ENABLE_MPI
-// Writes this rank's slab as a .vti piece and, from rank 0, the .pvti that names them all.
+// Writes this rank's slab (and the next rank's first layer) as a .vti piece and, from rank 0,
+// the .pvti that names them all.
 template <class Solver>
 void write_pieces(const pk::mpi::Communicator& world, const Solver& solver, const std::string& out,
                   const std::string& stem) {
   const auto piece_name = [&](int rank) { return stem + "-" + std::to_string(rank) + ".vti"; };
-  const HostFields fields = solver.fields();
+  const HostFields fields = solver.piece_fields();
   pk::mpi::collectively(world, [&] {
     write_vti_piece(out + "/" + piece_name(world.rank()), solver.geometry(), solver.slab_origin(), fields);
   });
@@ -191,7 +192,7 @@ void write_pieces(const pk::mpi::Communicator& world, const Solver& solver, cons
       const Slab slab = slab_of(solver.geometry(), world.size(), rank);
       Piece piece{{0, 0, 0}, {solver.geometry().nx(), solver.geometry().ny(), solver.geometry().nz()}};
       piece.origin[slab.axis] = slab.begin;
-      piece.size[slab.axis] = slab.layers();
+      piece.size[slab.axis] = slab.layers() + (rank < world.size() - 1 ? 1 : 0);  // pieces share boundary points
       pieces.push_back(piece);
       files.push_back(piece_name(rank));
     }

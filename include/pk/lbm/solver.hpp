@@ -402,32 +402,62 @@ class Solver {
   }
 
   void step() {
+    step_cells(nullptr);
+    end_step();
+  }
+
+  // This step's kernel on the cells of `box`, or on every cell (nullptr); end_step() then
+  // completes the step.
+  void step_cells(const details::CellBox* box) {
     using details::Kernel;
-    if (parameters_.streaming == Streaming::ab) {
-      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_);
-      std::swap(f_, f_next_);
-    } else if (steps_ % 2 == 0) {  // the paper's A-A:1
-      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_);
-    } else {  // A-A:2
-      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_);
-    }
+    if (parameters_.streaming == Streaming::ab)
+      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_, box);
+    else if (steps_ % 2 == 0)  // the paper's A-A:1
+      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_, box);
+    else  // A-A:2
+      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_, box);
+  }
+
+  void end_step() {
+    if (parameters_.streaming == Streaming::ab) std::swap(f_, f_next_);
     ++steps_;
   }
 
+  // The lattice and layout the step under way leaves.
+  const Distributions& lattice_after_step() const { return parameters_.streaming == Streaming::ab ? f_next_ : f_; }
+  details::Layout layout_after_step() const {
+    if (parameters_.streaming == Streaming::ab) return details::Layout::home;
+    return steps_ % 2 == 0 ? details::Layout::swapped : details::Layout::streamed;
+  }
+
   template <details::Kernel kernel>
-  void launch(const char* label, const Distributions& source, const Distributions& target) const {
+  void launch(const char* label, const Distributions& source, const Distributions& target,
+              const details::CellBox* box) const {
     constexpr bool shifted_steps = shifted_aa && kernel != details::Kernel::ab_stream_collide;
-    const details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps> cells{
-        source, target, grid_, static_cast<real_type>(1.0 / parameters_.tau),
-        static_cast<real_type>(parameters_.inlet_density - 1.0), static_cast<real_type>(parameters_.outlet_density - 1.0)};
+    using Cells = details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps>;
+    using Rows = details::StreamCollideRows<ExecutionSpace, storage_type, kernel>;
+    using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
+    const Cells cells{source,
+                      target,
+                      grid_,
+                      static_cast<real_type>(1.0 / parameters_.tau),
+                      static_cast<real_type>(parameters_.inlet_density - 1.0),
+                      static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
-      const int rows = geometry_.ny() * geometry_.nz();
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0, rows),
-                           details::StreamCollideRows<ExecutionSpace, storage_type, kernel>{cells});
+      if (box)
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), details::BoxRows<Rows>{Rows{cells}, *box});
+      else
+        Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
+    } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
+      details::StagedCollide<ExecutionSpace, storage_type>::launch(
+          label, space_, cells, box ? *box : details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
+    } else if (box) {
+      if constexpr (kernel == details::Kernel::ab_stream_collide)
+        Kokkos::parallel_for(label, Range(space_, 0, box->cells()), details::BoxCells<Cells>{cells, *box});
+      else
+        Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), details::BoxCells<Cells>{cells, *box});
     } else if constexpr (kernel == details::Kernel::ab_stream_collide) {
       Kokkos::parallel_for(label, policy(), cells);
-    } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
-      details::StagedCollide<ExecutionSpace, storage_type>::launch(label, space_, cells);
     } else {
       Kokkos::parallel_for(label, aa_policy(), cells);
     }

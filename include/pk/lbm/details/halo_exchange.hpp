@@ -13,6 +13,8 @@
 //                          slots its even step reads, except where the link from the
 //                          sender's side is a wall: there the receiver's own bounce-back
 //                          already wrote the slot.
+// start() packs and posts the messages once the layers beside the ghost layers have taken
+// the step, finish() waits and unpacks: the rest of the slab takes the step in between.
 // Messages are tagged by the face they leave through, so two ranks that are each other's
 // low and high neighbours (2 ranks, periodic axis), or one rank that is its own, pair up.
 // Buffers live in the space's memory; MPI reads them there when it is GPU-aware (or the
@@ -82,40 +84,40 @@ class HaloExchange {
     }
   }
 
-  // Sends and receives the populations crossing both faces for the layout the last step
-  // left (see the top of this file); returns when they are in place.
-  void exchange(const Lattice<Storage, MemorySpace>& f, Layout layout, bool shifted) {
-    MPI_Request requests[4];
-    int pending = 0;
+  // Starts the exchange of the populations crossing both faces for the layout the step
+  // under way leaves in `f` (see the top of this file), once the layers beside the ghost
+  // layers have taken it: packs them and posts the messages. finish() puts them in place.
+  void start(const Lattice<Storage, MemorySpace>& f, Layout layout, bool shifted) {
+    f_ = f;
+    layout_ = layout;
+    shifted_ = shifted;
+    pending_ = 0;
     for (int side = 0; side < 2; ++side) {
       if (neighbour(side) < 0) continue;
       Storage* received = staged_ ? receive_host_[side].data() : receive_[side].data();
-      MPI_Irecv(received, bytes(), MPI_BYTE, neighbour(side), 1 - side, comm_.get(), &requests[pending++]);
+      MPI_Irecv(received, bytes(), MPI_BYTE, neighbour(side), 1 - side, comm_.get(), &requests_[pending_++]);
     }
-    const bool from_ghosts = layout == Layout::streamed;
-    // the slots sent travel out of the sender's slab, except in the swapped layout
-    const bool outward = layout != Layout::swapped;
-    for (int side = 0; side < 2; ++side) {
-      if (neighbour(side) < 0) continue;
-      copy<true>(f, side, from_ghosts ? ghost_layer(side) : boundary_layer(side), outward ? side : 1 - side, shifted,
-                 false);
-    }
+    for (int side = 0; side < 2; ++side)
+      if (neighbour(side) >= 0)
+        copy<true>(side, from_ghosts() ? ghost_layer(side) : boundary_layer(side), outward() ? side : 1 - side);
     space_.fence();
     for (int side = 0; side < 2; ++side) {
       if (neighbour(side) < 0) continue;
       if (staged_) Kokkos::deep_copy(send_host_[side], send_[side]);
       Storage* sent = staged_ ? send_host_[side].data() : send_[side].data();
-      MPI_Isend(sent, bytes(), MPI_BYTE, neighbour(side), side, comm_.get(), &requests[pending++]);
+      MPI_Isend(sent, bytes(), MPI_BYTE, neighbour(side), side, comm_.get(), &requests_[pending_++]);
     }
-    MPI_Waitall(pending, requests, MPI_STATUSES_IGNORE);
+  }
+
+  // Waits for the messages start() posted and unpacks them (kernels queued on the space).
+  void finish() {
+    MPI_Waitall(pending_, requests_, MPI_STATUSES_IGNORE);
     for (int side = 0; side < 2; ++side) {
       if (neighbour(side) < 0) continue;
       if (staged_) Kokkos::deep_copy(space_, receive_[side], receive_host_[side]);
       // what the neighbour sent out of its slab comes into this one
-      copy<false>(f, side, from_ghosts ? boundary_layer(side) : ghost_layer(side), outward ? 1 - side : side, shifted,
-                  from_ghosts);
+      copy<false>(side, from_ghosts() ? boundary_layer(side) : ghost_layer(side), outward() ? 1 - side : side);
     }
-    space_.fence();
   }
 
   bool staged() const { return staged_; }
@@ -125,6 +127,9 @@ class HaloExchange {
   int ghost_layer(int side) const { return side == 0 ? 0 : slab_.local_extent() - 1; }
   int boundary_layer(int side) const { return side == 0 ? slab_.first_owned() : slab_.first_owned() + slab_.layers() - 1; }
   int bytes() const { return static_cast<int>(face_cells_ * crossing_directions * sizeof(Storage)); }
+  bool from_ghosts() const { return layout_ == Layout::streamed; }
+  // the slots sent travel out of the sender's slab, except in the swapped layout
+  bool outward() const { return layout_ != Layout::swapped; }
 
   // The 5 directions that point to the low (0) or high (1) side along the split axis.
   Kokkos::Array<int, crossing_directions> directions(int towards) const {
@@ -136,13 +141,13 @@ class HaloExchange {
   }
 
   template <bool pack>
-  void copy(const Lattice<Storage, MemorySpace>& f, int side, int layer, int towards, bool shifted, bool skip_walls) {
+  void copy(int side, int layer, int towards) {
     using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>;
     Kokkos::parallel_for(pack ? "pk::lbm::halo::pack" : "pk::lbm::halo::unpack",
                          Policy(space_, {0, 0}, {face_cells_, crossing_directions}),
-                         FaceCopy<ExecutionSpace, Storage, pack>{f, grid_, pack ? send_[side] : receive_[side],
-                                                                 directions(towards), slab_.axis, layer, shifted,
-                                                                 skip_walls});
+                         FaceCopy<ExecutionSpace, Storage, pack>{f_, grid_, pack ? send_[side] : receive_[side],
+                                                                 directions(towards), slab_.axis, layer, shifted_,
+                                                                 !pack && from_ghosts()});
   }
 
   mpi::Communicator comm_;
@@ -153,6 +158,12 @@ class HaloExchange {
   int face_cells_ = 0;
   std::array<Buffer, 2> send_, receive_;
   std::array<typename Buffer::HostMirror, 2> send_host_, receive_host_;
+  // the exchange under way
+  Lattice<Storage, MemorySpace> f_;
+  Layout layout_ = Layout::home;
+  bool shifted_ = false;
+  MPI_Request requests_[4];
+  int pending_ = 0;
 };
 
 }  // namespace pk::lbm::details
