@@ -1,6 +1,8 @@
 // pk-3dvar: a synthetic 3D-Var analysis. A smooth truth on a grid, a background whose
 // error has the recursive-filter Gaussian covariance B = V V^T, noisy observations at
 // random points (or read from a file); CG solves (I + V^T H^T R^-1 H V) v = V^T H^T R^-1 d.
+// Built with MPI and started on several ranks (mpirun -np N pk-3dvar ...), it splits the
+// grid along x, one overlapped chunk per rank (pk/rfilter/distributed_three_dvar.hpp).
 #include <pk/core/app.hpp>
 #include <pk/core/cli.hpp>
 #include <pk/core/device_info.hpp>
@@ -19,6 +21,12 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#if PK_ENABLE_MPI
+#include <pk/mpi/app.hpp>
+#include <pk/mpi/devices.hpp>
+#include <pk/rfilter/distributed_three_dvar.hpp>
+#endif
 
 namespace {
 
@@ -43,138 +51,261 @@ struct Options {
   unsigned long seed = 7;
 };
 
-}  // namespace
+namespace rf = pk::rfilter;
 
-int main(int argc, char** argv) {
-  return pk::run_app("pk-3dvar", [&] {
-    namespace rf = pk::rfilter;
-    Options o;
-    CLI::App cli{"Synthetic 3D-Var analysis with a recursive-filter Gaussian background covariance, solved by CG."};
-    cli.add_option("--space", o.space, "openmp, cuda, a comma-separated list, or all (those that can run here)");
-    cli.add_option("--grid", o.grid, "grid extents nx,ny,nz")->delimiter(',')->expected(3);
-    cli.add_option("--sigma", o.sigma, "correlation length in grid cells: one value, or nx,ny,nz")->delimiter(',');
-    cli.add_option("--iterations,-K", o.iterations, "K, recursive filter iterations");
-    cli.add_option("--observations", o.observations, "number of random observations");
-    cli.add_option("--observation-file", o.observation_file,
-                   "read observations ('x y z value error_std' per line, grid coordinates) instead");
-    cli.add_option("--observation-std", o.observation_std, "observation error std (R = std^2 I)");
-    cli.add_option("--background-std", o.background_std, "background error std (diagonal of B)");
-    cli.add_option("--tolerance", o.tolerance, "CG stops when ||r|| <= tolerance ||b||");
-    cli.add_option("--max-iterations", o.max_iterations, "CG iteration limit");
-    cli.add_option("--chunks", o.chunks, "chunks per x line for the chunked-filter check");
-    cli.add_option_function<int>("--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
-    cli.add_option("--seed", o.seed, "random seed");
-    cli.add_option("--out", o.out, "directory for the result JSON");
-    const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
-    if (!kokkos_args) return 0;
+// The command line, checked before Kokkos starts.
+struct Setup {
+  Options o;
+  rf::SyntheticSettings settings;
+  rf::ObservationSet file_observations;
+  rf::Chunking chunking;
+  std::vector<std::string> spaces, kokkos_args;
+};
 
-    // Everything is checked before Kokkos starts.
-    pk::require(o.grid.size() == 3, "--grid needs three extents nx,ny,nz");
-    const rf::Grid grid{o.grid[0], o.grid[1], o.grid[2]};
-    rf::check_grid(grid);
-    pk::require(o.sigma.size() == 1 || o.sigma.size() == 3,
-                "mismatched sizes: --sigma has " + std::to_string(o.sigma.size()) +
-                    " values; give one, or one per grid axis (3)");
-    if (o.sigma.size() == 1) o.sigma.assign(3, o.sigma[0]);
+// Nothing when --help was answered; pk::Error for bad input.
+std::optional<Setup> parse(int argc, char** argv) {
+  Options o;
+  CLI::App cli{"Synthetic 3D-Var analysis with a recursive-filter Gaussian background covariance, solved by CG."};
+  cli.add_option("--space", o.space, "openmp, cuda, a comma-separated list, or all (those that can run here)");
+  cli.add_option("--grid", o.grid, "grid extents nx,ny,nz")->delimiter(',')->expected(3);
+  cli.add_option("--sigma", o.sigma, "correlation length in grid cells: one value, or nx,ny,nz")->delimiter(',');
+  cli.add_option("--iterations,-K", o.iterations, "K, recursive filter iterations");
+  cli.add_option("--observations", o.observations, "number of random observations");
+  cli.add_option("--observation-file", o.observation_file,
+                 "read observations ('x y z value error_std' per line, grid coordinates) instead");
+  cli.add_option("--observation-std", o.observation_std, "observation error std (R = std^2 I)");
+  cli.add_option("--background-std", o.background_std, "background error std (diagonal of B)");
+  cli.add_option("--tolerance", o.tolerance, "CG stops when ||r|| <= tolerance ||b||");
+  cli.add_option("--max-iterations", o.max_iterations, "CG iteration limit");
+  cli.add_option("--chunks", o.chunks, "chunks per x line for the chunked-filter check");
+  cli.add_option_function<int>("--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
+  cli.add_option("--seed", o.seed, "random seed");
+  cli.add_option("--out", o.out, "directory for the result JSON");
+  const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
+  if (!kokkos_args) return std::nullopt;
+
     for (double sigma : o.sigma)  // finite and > 0 is checked with the covariance
       pk::require(!(sigma > max_sigma), "--sigma " + pk::format_number(sigma) + ": at most " +
                                             pk::format_number(max_sigma) + " grid cells");
     pk::require(o.iterations >= 1 && o.iterations <= max_k,
                 "-K " + std::to_string(o.iterations) + ": K (iterations) must be 1 to " + std::to_string(max_k));
-    rf::SyntheticSettings settings;
-    settings.grid = grid;
-    for (int a = 0; a < 3; ++a) settings.covariance.per_axis[a] = rf::make_coefficients(o.sigma[a], o.iterations);
-    settings.covariance.background_std = o.background_std;
-    rf::check_covariance(settings.covariance);
-    settings.observation_std = o.observation_std;
-    settings.seed = o.seed;
-    rf::ObservationSet file_observations;
-    if (!o.observation_file.empty()) {
-      file_observations = rf::read_observations(o.observation_file);
-      rf::check_observations(file_observations, grid);
-      pk::require(file_observations.size() > 0, "observation file '" + o.observation_file + "' holds no observations");
-      settings.observations = static_cast<long>(file_observations.size());
-    } else {
-      pk::require(o.observations >= 1, "--observations must be >= 1");
-      settings.observations = o.observations;
-    }
-    pk::require(std::isfinite(o.observation_std) && o.observation_std > 0, "--observation-std must be > 0");
-    pk::require(o.tolerance > 0 && o.tolerance < 1, "--tolerance must be in (0, 1)");
-    pk::require(o.max_iterations >= 1 && o.max_iterations <= max_cg_iterations,
-                "--max-iterations " + std::to_string(o.max_iterations) + ": must be 1 to " + std::to_string(max_cg_iterations));
-    const rf::Chunking chunking{o.chunks, o.overlap ? *o.overlap : rf::default_overlap(o.sigma[0])};
-    if (!o.overlap && o.chunks >= 1 && o.chunks <= grid.nx)  // name the cause the user can change
-      pk::require(chunking.overlap <= grid.nx / o.chunks,
-                  "--sigma " + pk::format_number(o.sigma[0]) + " gives the chunked check an overlap of " +
-                      std::to_string(chunking.overlap) + " (2.5 sigma_x), larger than a chunk (" +
-                      std::to_string(grid.nx / o.chunks) + " entries): use fewer --chunks or set --overlap");
-    rf::check_chunking(chunking, grid.nx);
-    const auto spaces = pk::select_spaces(o.space);
+  pk::require(o.grid.size() == 3, "--grid needs three extents nx,ny,nz");
+  const rf::Grid grid{o.grid[0], o.grid[1], o.grid[2]};
+  rf::check_grid(grid);
+  pk::require(o.sigma.size() == 1 || o.sigma.size() == 3,
+              "mismatched sizes: --sigma has " + std::to_string(o.sigma.size()) +
+                  " values; give one, or one per grid axis (3)");
+  if (o.sigma.size() == 1) o.sigma.assign(3, o.sigma[0]);
+  for (double sigma : o.sigma)  // finite and > 0 is checked with the covariance
+    pk::require(!(sigma > max_sigma), "--sigma " + pk::format_number(sigma) + ": at most " +
+                                          pk::format_number(max_sigma) + " grid cells");
+  pk::require(o.iterations >= 1 && o.iterations <= max_k,
+              "-K " + std::to_string(o.iterations) + ": K (iterations) must be 1 to " + std::to_string(max_k));
+  rf::SyntheticSettings settings;
+  settings.grid = grid;
+  for (int a = 0; a < 3; ++a) settings.covariance.per_axis[a] = rf::make_coefficients(o.sigma[a], o.iterations);
+  settings.covariance.background_std = o.background_std;
+  rf::check_covariance(settings.covariance);
+  settings.observation_std = o.observation_std;
+  settings.seed = o.seed;
+  rf::ObservationSet file_observations;
+  if (!o.observation_file.empty()) {
+    file_observations = rf::read_observations(o.observation_file);
+    rf::check_observations(file_observations, grid);
+    pk::require(file_observations.size() > 0, "observation file '" + o.observation_file + "' holds no observations");
+    settings.observations = static_cast<long>(file_observations.size());
+  } else {
+    pk::require(o.observations >= 1, "--observations must be >= 1");
+    settings.observations = o.observations;
+  }
+  pk::require(std::isfinite(o.observation_std) && o.observation_std > 0, "--observation-std must be > 0");
+  pk::require(o.tolerance > 0 && o.tolerance < 1, "--tolerance must be in (0, 1)");
+  pk::require(o.max_iterations >= 1 && o.max_iterations <= max_cg_iterations,
+              "--max-iterations " + std::to_string(o.max_iterations) + ": must be 1 to " + std::to_string(max_cg_iterations));
+  const rf::Chunking chunking{o.chunks, o.overlap ? *o.overlap : rf::default_overlap(o.sigma[0])};
+  if (!o.overlap && o.chunks >= 1 && o.chunks <= grid.nx)  // name the cause the user can change
+    pk::require(chunking.overlap <= grid.nx / o.chunks,
+                "--sigma " + pk::format_number(o.sigma[0]) + " gives the chunked check an overlap of " +
+                    std::to_string(chunking.overlap) + " (2.5 sigma_x), larger than a chunk (" +
+                    std::to_string(grid.nx / o.chunks) + " entries): use fewer --chunks or set --overlap");
+  rf::check_chunking(chunking, grid.nx);
+  const auto spaces = pk::select_spaces(o.space);
+  return Setup{o, settings, file_observations, chunking, spaces, *kokkos_args};
+}
 
-    pk::Session session(*kokkos_args);
+template <class Space>
+void run(const Space& space, const Setup& setup, const std::string& command, pk::Table& table) {
+  const Options& o = setup.o;
+  const rf::SyntheticSettings& settings = setup.settings;
+  const rf::Grid& grid = settings.grid;
+  const rf::Chunking& chunking = setup.chunking;
+  using Vector = typename rf::SyntheticCase<Space>::Vector;
+  const std::string name = pk::SpaceTraits<Space>::name;
+  if (pk::interrupted()) return;
+  pk::require_memory(space, planned_bytes(grid.size(), settings.observations),
+                     "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
+                         std::to_string(grid.nz) + " grid with " + std::to_string(settings.observations) +
+                         " observations");
+  auto problem = rf::make_synthetic_case(space, settings);
+  if (!o.observation_file.empty()) problem.observations = setup.file_observations;
+  const auto observations = rf::to_space(space, problem.observations, grid);
+  const rf::ThreeDVar<Space> var(space, grid, settings.covariance, observations);
+  Vector analysis("pk::3dvar::analysis", grid.size());
+  Kokkos::Timer timer;
+  const auto result = var.analyse(problem.background, analysis, o.tolerance, o.max_iterations);
+  space.fence();
+  const double seconds = timer.seconds();
+  const double background_rmse = rf::rms_difference(problem.background, problem.truth);
+  const double analysis_rmse = rf::rms_difference(analysis, problem.truth);
+
+  // The chunked filter along x against the unsplit one, on the truth field.
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
+  Field unsplit("pk::3dvar::unsplit", grid.nx, grid.ny, grid.nz), chunked("pk::3dvar::chunked", grid.nx, grid.ny, grid.nz);
+  Kokkos::deep_copy(space, unsplit, Kokkos::View<const double***, Kokkos::LayoutLeft, typename Space::memory_space,
+                                                 Kokkos::MemoryUnmanaged>(problem.truth.data(), grid.nx, grid.ny, grid.nz));
+  Field source("pk::3dvar::source", grid.nx, grid.ny, grid.nz);
+  Kokkos::deep_copy(space, source, unsplit);
+  rf::apply_filter(space, unsplit, 0, settings.covariance.per_axis[0]);
+  rf::apply_filter_chunked(space, source, chunked, 0, settings.covariance.per_axis[0], chunking);
+  space.fence();
+  const auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, unsplit);
+  const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, chunked);
+  double chunk_error = 0;
+  for (std::size_t i = 0; i < hu.size(); ++i) chunk_error = std::max(chunk_error, std::abs(hu.data()[i] - hc.data()[i]));
+
+  std::cout << name << ": CG "
+            << (result.cg.converged ? "converged" : result.cg.interrupted ? "interrupted" : "did NOT converge") << " in "
+            << result.cg.iterations << " iterations, residual " << result.cg.relative_residual << " (recomputed "
+            << result.cg.true_relative_residual << "); rmse background " << background_rmse << " -> analysis "
+            << analysis_rmse << "; " << seconds << " s" << std::endl;
+  table.add_row({name, std::to_string(result.cg.iterations), pk::format_number(result.cg.true_relative_residual, 3),
+                 pk::format_number(background_rmse), pk::format_number(analysis_rmse),
+                 pk::format_number(chunk_error, 3), pk::format_number(seconds, 3)});
+  pk::ResultRecord record{"3dvar", "synthetic", name, pk::describe_device(space), command,
+                          {{"wall_seconds", seconds},
+                           {"n", static_cast<double>(grid.size())},
+                           {"k", static_cast<double>(o.iterations)},
+                           {"observations", static_cast<double>(problem.observations.size())},
+                           {"cg_iterations", static_cast<double>(result.cg.iterations)},
+                           {"cg_relative_residual", result.cg.true_relative_residual},
+                           {"cg_converged", result.cg.converged ? 1.0 : 0.0},
+                           {"background_rmse", background_rmse},
+                           {"analysis_rmse", analysis_rmse},
+                           {"chunked_max_difference", chunk_error}}};
+  record.interrupted = result.cg.interrupted;
+  const std::string path = pk::write_result(record, o.out);
+  std::cerr << "wrote " << path << '\n';
+}
+
+#if PK_ENABLE_MPI
+// This rank's slab of a whole-grid vector, x fastest.
+template <class Vector>
+Vector slab_of(const Vector& whole, const rf::Grid& g, const rf::XSlab& slab) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, whole);
+  Vector part(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::3dvar::slab"), static_cast<long>(slab.size()) * g.ny * g.nz);
+  auto part_host = Kokkos::create_mirror_view(part);
+  long i = 0;
+  for (int z = 0; z < g.nz; ++z)
+    for (int y = 0; y < g.ny; ++y)
+      for (int x = slab.begin; x < slab.end; ++x) part_host(i++) = host(x + g.nx * (y + static_cast<long>(g.ny) * z));
+  Kokkos::deep_copy(part, part_host);
+  return part;
+}
+
+// sum over ranks of (a - b)^2, as an rms over the whole grid.
+template <class Vector>
+double rms_over_ranks(const pk::mpi::Communicator& world, const Vector& a, const Vector& b, long points) {
+  const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, a);
+  const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, b);
+  double sum = 0;
+  for (std::size_t i = 0; i < ha.size(); ++i) sum += (ha(i) - hb(i)) * (ha(i) - hb(i));
+  return std::sqrt(world.sum(sum) / points);
+}
+
+// Every rank draws the whole synthetic case (same seed) and keeps its slab.
+template <class Space>
+void run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
+                     const std::string& command) {
+  const Options& o = setup.o;
+  const rf::Grid& grid = setup.settings.grid;
+  const std::string name = pk::SpaceTraits<Space>::name;
+  pk::mpi::collectively(world, [&] {  // every rank draws the whole case, then keeps its slab
+    pk::require_memory(space, planned_bytes(grid.size(), setup.settings.observations),
+                       "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
+                           std::to_string(grid.nz) + " grid with " + std::to_string(setup.settings.observations) +
+                           " observations");
+  });
+  auto problem = rf::make_synthetic_case(space, setup.settings);
+  if (!o.observation_file.empty()) problem.observations = setup.file_observations;
+  std::optional<rf::DistributedThreeDVar<Space>> var;
+  pk::mpi::collectively(world, [&] {
+    var.emplace(world, space, grid, setup.settings.covariance, setup.chunking.overlap, problem.observations);
+  });
+  using Vector = typename rf::DistributedThreeDVar<Space>::Vector;
+  const Vector background = slab_of(problem.background, grid, var->slab()), truth = slab_of(problem.truth, grid, var->slab());
+  Vector analysis("pk::3dvar::analysis", background.size());
+  Kokkos::Timer timer;
+  const auto result = var->analyse(background, analysis, o.tolerance, o.max_iterations);
+  space.fence();
+  const double seconds = world.max(timer.seconds());
+  const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
+  const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
+  if (world.rank() != 0) return;
+  std::cout << name << ": CG " << (result.cg.converged ? "converged" : "did NOT converge") << " in "
+            << result.cg.iterations << " iterations on " << world.size() << " ranks (x slabs, overlap "
+            << setup.chunking.overlap << "), residual " << result.cg.relative_residual << " (recomputed "
+            << result.cg.true_relative_residual << "); rmse background " << background_rmse << " -> analysis "
+            << analysis_rmse << "; " << seconds << " s" << std::endl;
+  pk::ResultRecord record{"3dvar", "synthetic-np" + std::to_string(world.size()), name, pk::describe_device(space), command,
+                          {{"wall_seconds", seconds},
+                           {"n", static_cast<double>(grid.size())},
+                           {"ranks", static_cast<double>(world.size())},
+                           {"points_per_rank", static_cast<double>(grid.size()) / world.size()},
+                           {"overlap", static_cast<double>(setup.chunking.overlap)},
+                           {"k", static_cast<double>(o.iterations)},
+                           {"observations", static_cast<double>(problem.observations.size())},
+                           {"cg_iterations", static_cast<double>(result.cg.iterations)},
+                           {"cg_relative_residual", result.cg.true_relative_residual},
+                           {"cg_converged", result.cg.converged ? 1.0 : 0.0},
+                           {"background_rmse", background_rmse},
+                           {"analysis_rmse", analysis_rmse}}};
+  std::cerr << "wrote " << pk::write_result(record, o.out) << '\n';
+}
+
+// pk-3dvar on several ranks: every rank parses the same command line, then solves its slab.
+int distributed_main(const pk::mpi::Communicator& world, int argc, char** argv) {
+  std::optional<Setup> setup;
+  pk::mpi::collectively(world, [&] { setup = parse(argc, argv); });
+  if (!setup) return 0;
+  const std::string command = pk::command_line(argc, argv);
+  pk::mpi::require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
+  std::optional<pk::Session> session;
+  pk::mpi::collectively(world, [&] { session.emplace(pk::mpi::rank_kokkos_arguments(world, setup->kokkos_args)); });
+  pk::for_each_selected_space(setup->spaces, [&](const auto& space) { run_distributed(world, space, *setup, command); });
+  return 0;
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if PK_ENABLE_MPI
+  pk::mpi::Environment mpi(argc, argv);
+  if (mpi.ranks() > 1) {
+    const pk::mpi::Communicator world;
+    return pk::mpi::run_app("pk-3dvar", world, [&] { return distributed_main(world, argc, argv); });
+  }
+#endif
+  return pk::run_app("pk-3dvar", [&] {
+    // Everything is checked before Kokkos starts.
+    const std::optional<Setup> setup = parse(argc, argv);
+    if (!setup) return 0;
+    pk::Session session(setup->kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     pk::Table table({"space", "cg iterations", "residual", "background rmse", "analysis rmse", "chunked-unsplit",
                      "seconds"});
-    pk::for_each_selected_space(spaces, [&](const auto& space) {
-      using Space = std::decay_t<decltype(space)>;
-      using Vector = typename rf::SyntheticCase<Space>::Vector;
-      const std::string name = pk::SpaceTraits<Space>::name;
-      if (pk::interrupted()) return;
-      pk::require_memory(space, planned_bytes(grid.size(), settings.observations),
-                         "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
-                             std::to_string(grid.nz) + " grid with " + std::to_string(settings.observations) +
-                             " observations");
-      auto problem = rf::make_synthetic_case(space, settings);
-      if (!o.observation_file.empty()) problem.observations = file_observations;
-      const auto observations = rf::to_space(space, problem.observations, grid);
-      const rf::ThreeDVar<Space> var(space, grid, settings.covariance, observations);
-      Vector analysis("pk::3dvar::analysis", grid.size());
-      Kokkos::Timer timer;
-      const auto result = var.analyse(problem.background, analysis, o.tolerance, o.max_iterations);
-      space.fence();
-      const double seconds = timer.seconds();
-      const double background_rmse = rf::rms_difference(problem.background, problem.truth);
-      const double analysis_rmse = rf::rms_difference(analysis, problem.truth);
-
-      // The chunked filter along x against the unsplit one, on the truth field.
-      using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
-      Field unsplit("pk::3dvar::unsplit", grid.nx, grid.ny, grid.nz), chunked("pk::3dvar::chunked", grid.nx, grid.ny, grid.nz);
-      Kokkos::deep_copy(space, unsplit, Kokkos::View<const double***, Kokkos::LayoutLeft, typename Space::memory_space,
-                                                     Kokkos::MemoryUnmanaged>(problem.truth.data(), grid.nx, grid.ny, grid.nz));
-      Field source("pk::3dvar::source", grid.nx, grid.ny, grid.nz);
-      Kokkos::deep_copy(space, source, unsplit);
-      rf::apply_filter(space, unsplit, 0, settings.covariance.per_axis[0]);
-      rf::apply_filter_chunked(space, source, chunked, 0, settings.covariance.per_axis[0], chunking);
-      space.fence();
-      const auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, unsplit);
-      const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, chunked);
-      double chunk_error = 0;
-      for (std::size_t i = 0; i < hu.size(); ++i) chunk_error = std::max(chunk_error, std::abs(hu.data()[i] - hc.data()[i]));
-
-      std::cout << name << ": CG "
-                << (result.cg.converged ? "converged" : result.cg.interrupted ? "interrupted" : "did NOT converge") << " in "
-                << result.cg.iterations << " iterations, residual " << result.cg.relative_residual << " (recomputed "
-                << result.cg.true_relative_residual << "); rmse background " << background_rmse << " -> analysis "
-                << analysis_rmse << "; " << seconds << " s" << std::endl;
-      table.add_row({name, std::to_string(result.cg.iterations), pk::format_number(result.cg.true_relative_residual, 3),
-                     pk::format_number(background_rmse), pk::format_number(analysis_rmse),
-                     pk::format_number(chunk_error, 3), pk::format_number(seconds, 3)});
-      pk::ResultRecord record{"3dvar", "synthetic", name, pk::describe_device(space), command,
-                              {{"wall_seconds", seconds},
-                               {"n", static_cast<double>(grid.size())},
-                               {"k", static_cast<double>(o.iterations)},
-                               {"observations", static_cast<double>(problem.observations.size())},
-                               {"cg_iterations", static_cast<double>(result.cg.iterations)},
-                               {"cg_relative_residual", result.cg.true_relative_residual},
-                               {"cg_converged", result.cg.converged ? 1.0 : 0.0},
-                               {"background_rmse", background_rmse},
-                               {"analysis_rmse", analysis_rmse},
-                               {"chunked_max_difference", chunk_error}}};
-      record.interrupted = result.cg.interrupted;
-      const std::string path = pk::write_result(record, o.out);
-      std::cerr << "wrote " << path << '\n';
-    });
+    pk::for_each_selected_space(setup->spaces, [&](const auto& space) { run(space, *setup, command, table); });
     std::cout << '\n';
     table.print(std::cout);
     return pk::interrupted() ? pk::interrupted_status() : 0;

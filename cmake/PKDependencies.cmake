@@ -37,6 +37,9 @@ if(PK_ENABLE_CUDA)
 endif()
 
 find_package(nlohmann_json 3 REQUIRED)
+if(PK_ENABLE_MPI)
+  find_package(MPI REQUIRED COMPONENTS CXX)  # Debian: libopenmpi-dev
+endif()
 find_package(CLI11 REQUIRED)
 if(PK_ENABLE_TESTS)
   find_package(GTest REQUIRED)

@@ -2,7 +2,11 @@
 # find_package(PortableKernels) and link PortableKernels::core.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS pk_core pk_lbm pk_rfilter pk_gbees pk_besselk EXPORT PortableKernelsTargets
+set(pk_installed_libraries pk_core pk_lbm pk_rfilter pk_gbees pk_besselk)
+if(PK_ENABLE_MPI)
+  list(APPEND pk_installed_libraries pk_mpi)
+endif()
+install(TARGETS ${pk_installed_libraries} EXPORT PortableKernelsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

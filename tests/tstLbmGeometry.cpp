@@ -167,4 +167,33 @@ TEST(LbmVti, AppendedBlocksHoldTheFields) {
   std::remove(path.c_str());
 }
 
+// A distributed run's output: pieces with the whole extent, and a .pvti naming them.
+TEST(LbmVti, PiecesAndTheirIndex) {
+  const Geometry g = box_channel(4, 1, 1);  // 4 x 3 x 3
+  const auto folder = std::filesystem::temp_directory_path();
+  HostFields upper;
+  upper.nx = 2, upper.ny = 3, upper.nz = 3, upper.step = 7;
+  upper.density.assign(18, 1.0);
+  upper.velocity.assign(54, 0.0);
+  const std::string piece = (folder / "pk-test-piece-1.vti").string(), index = (folder / "pk-test.pvti").string();
+  write_vti_piece(piece, g, {2, 0, 0}, upper);
+  write_pvti(index, g, 7, {Piece{{0, 0, 0}, {2, 3, 3}}, Piece{{2, 0, 0}, {2, 3, 3}}},
+             {"pk-test-piece-0.vti", "pk-test-piece-1.vti"});
+  auto text_of = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+  };
+  const std::string piece_text = text_of(piece), index_text = text_of(index);
+  EXPECT_NE(piece_text.find("WholeExtent=\"0 3 0 2 0 2\""), std::string::npos);
+  EXPECT_NE(piece_text.find("<Piece Extent=\"2 3 0 2 0 2\">"), std::string::npos);
+  EXPECT_NE(index_text.find("<Piece Extent=\"0 1 0 2 0 2\" Source=\"pk-test-piece-0.vti\"/>"), std::string::npos);
+  EXPECT_NE(index_text.find("<Piece Extent=\"2 3 0 2 0 2\" Source=\"pk-test-piece-1.vti\"/>"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(piece + ".tmp"));
+  expect_error([&] { write_vti_piece(piece, g, {3, 0, 0}, upper); }, "do not match");  // reaches past x = 3
+  std::remove(piece.c_str());
+  std::remove(index.c_str());
+}
+
 }  // namespace

@@ -74,4 +74,14 @@ using CudaSpaces = SpaceList<>;
 // The execution spaces compiled into this build, host first.
 using EnabledSpaces = decltype(detail::concat(detail::OpenMPSpaces{}, detail::CudaSpaces{}));
 
+// GPUs this machine offers the build's device backend (0 in a host-only build).
+inline int device_count() {
+#ifdef KOKKOS_ENABLE_CUDA
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#else
+  return 0;
+#endif
+}
+
 }  // namespace pk

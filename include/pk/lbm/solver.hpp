@@ -22,9 +22,11 @@
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/parameters.hpp>
+#include <pk/lbm/slabs.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -204,15 +206,29 @@ class Solver {
 
   // Validates geometry and parameters (pk::Error), allocates the lattice(s) on `space` and
   // sets every cell to equilibrium: inlet/outlet cells at their prescribed density, the
-  // others at initial_density, all at initial_velocity.
-  Solver(const ExecutionSpace& space, const Geometry& geometry, const Parameters& parameters)
+  // others at initial_density, all at initial_velocity. The non-solid cells of `ghosts`
+  // (a rank's lattice in a distributed run, see slabs.hpp) are never updated.
+  Solver(const ExecutionSpace& space, const Geometry& geometry, const Parameters& parameters,
+         const GhostLayers& ghosts = {})
       : space_(space), geometry_(geometry), parameters_(parameters) {
     geometry_.validate();
     validate(parameters_, geometry_);
     const int cells = static_cast<int>(geometry_.cell_count());
     Kokkos::View<std::uint8_t*, memory_space> cell_type(Kokkos::view_alloc(space_, "pk::lbm::cell_type"), cells);
     auto cell_type_host = Kokkos::create_mirror_view(cell_type);
-    for (int c = 0; c < cells; ++c) cell_type_host(c) = static_cast<std::uint8_t>(geometry_.cells()[c]);
+    const int last_layer = geometry_.extent(ghosts.axis) - 1;
+    for (int c = 0; c < cells; ++c) {
+      const CellType type = geometry_.cells()[c];
+      const int at[3] = {c % geometry_.nx(), c / geometry_.nx() % geometry_.ny(), c / geometry_.nx() / geometry_.ny()};
+      const int layer = at[ghosts.axis];
+      const bool ghost = (ghosts.low && layer == 0) || (ghosts.high && layer == last_layer);
+      const bool beside_wrap = (ghosts.wraps_low && layer == 1) || (ghosts.wraps_high && layer == last_layer - 1);
+      using G = details::Grid<memory_space>;
+      cell_type_host(c) = static_cast<std::uint8_t>(type == CellType::solid ? details::solid_flag
+                                                    : ghost             ? details::solid_flag | G::ghost_bit
+                                                    : beside_wrap       ? static_cast<std::uint8_t>(type) | G::walls_bit
+                                                                        : static_cast<std::uint8_t>(type));
+    }
     Kokkos::deep_copy(space_, cell_type, cell_type_host);
     Kokkos::View<std::uint32_t*, memory_space> walls(Kokkos::view_alloc(space_, "pk::lbm::walls"), cells);
     grid_ = details::Grid<memory_space>{cell_type, walls, geometry_.nx(), geometry_.ny(), geometry_.nz(),
@@ -270,16 +286,27 @@ class Solver {
 
   // Throws pk::Error when a cell has a NaN or non-positive density or |u|/c_s > max_mach.
   void check_health() const {
+    const int first = first_unhealthy_cell();
+    if (first >= 0) throw Error(unhealthy_message(first));
+  }
+
+  // The lowest cell with a NaN or non-positive density or |u|/c_s > max_mach, -1 when none.
+  int first_unhealthy_cell() const {
     int first = INT_MAX;
     const real_type max_u = static_cast<real_type>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
     Kokkos::parallel_reduce(
         "pk::lbm::check_health", policy(),
         details::FirstUnhealthyCell<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), max_u * max_u},
         Kokkos::Min<int>(first));
-    if (first == INT_MAX) return;
+    return first == INT_MAX ? -1 : first;
+  }
+
+  // What is wrong with cell `first`, naming it at its coordinates plus `origin` (a rank's
+  // lattice names cells of the whole one).
+  std::string unhealthy_message(int first, const std::array<int, 3>& origin = {0, 0, 0}) const {
     const HostFields now = fields();
-    const int x = first % geometry_.nx(), y = first / geometry_.nx() % geometry_.ny(),
-              z = first / geometry_.nx() / geometry_.ny();
+    const int x = first % geometry_.nx() + origin[0], y = first / geometry_.nx() % geometry_.ny() + origin[1],
+              z = first / geometry_.nx() / geometry_.ny() + origin[2];
     const double rho = now.density[first];
     const double* u = &now.velocity[3 * static_cast<std::size_t>(first)];
     const double speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
@@ -293,7 +320,7 @@ class Solver {
       what << "Mach number " << speed / std::sqrt(D3Q19::cs2) << " exceeds the limit " << parameters_.max_mach;
     what << " (health checked every " << parameters_.check_interval
          << " steps); the flow is unstable: raise tau, lower the pressure drop or refine the lattice";
-    throw Error(what.str());
+    return what.str();
   }
 
   // Density and velocity of every cell, as the last collision saw them, on the host.
@@ -338,6 +365,10 @@ class Solver {
   }
 
  private:
+  // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.
+  template <class, class, Traversal>
+  friend class DistributedSolver;
+
   Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>> policy() const {
     return Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0,
                                                                        static_cast<int>(geometry_.cell_count()));
@@ -371,32 +402,62 @@ class Solver {
   }
 
   void step() {
+    step_cells(nullptr);
+    end_step();
+  }
+
+  // This step's kernel on the cells of `box`, or on every cell (nullptr); end_step() then
+  // completes the step.
+  void step_cells(const details::CellBox* box) {
     using details::Kernel;
-    if (parameters_.streaming == Streaming::ab) {
-      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_);
-      std::swap(f_, f_next_);
-    } else if (steps_ % 2 == 0) {  // the paper's A-A:1
-      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_);
-    } else {  // A-A:2
-      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_);
-    }
+    if (parameters_.streaming == Streaming::ab)
+      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_, box);
+    else if (steps_ % 2 == 0)  // the paper's A-A:1
+      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_, box);
+    else  // A-A:2
+      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_, box);
+  }
+
+  void end_step() {
+    if (parameters_.streaming == Streaming::ab) std::swap(f_, f_next_);
     ++steps_;
   }
 
+  // The lattice and layout the step under way leaves.
+  const Distributions& lattice_after_step() const { return parameters_.streaming == Streaming::ab ? f_next_ : f_; }
+  details::Layout layout_after_step() const {
+    if (parameters_.streaming == Streaming::ab) return details::Layout::home;
+    return steps_ % 2 == 0 ? details::Layout::swapped : details::Layout::streamed;
+  }
+
   template <details::Kernel kernel>
-  void launch(const char* label, const Distributions& source, const Distributions& target) const {
+  void launch(const char* label, const Distributions& source, const Distributions& target,
+              const details::CellBox* box) const {
     constexpr bool shifted_steps = shifted_aa && kernel != details::Kernel::ab_stream_collide;
-    const details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps> cells{
-        source, target, grid_, static_cast<real_type>(1.0 / parameters_.tau),
-        static_cast<real_type>(parameters_.inlet_density - 1.0), static_cast<real_type>(parameters_.outlet_density - 1.0)};
+    using Cells = details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps>;
+    using Rows = details::StreamCollideRows<ExecutionSpace, storage_type, kernel>;
+    using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
+    const Cells cells{source,
+                      target,
+                      grid_,
+                      static_cast<real_type>(1.0 / parameters_.tau),
+                      static_cast<real_type>(parameters_.inlet_density - 1.0),
+                      static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
-      const int rows = geometry_.ny() * geometry_.nz();
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0, rows),
-                           details::StreamCollideRows<ExecutionSpace, storage_type, kernel>{cells});
+      if (box)
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), details::BoxRows<Rows>{Rows{cells}, *box});
+      else
+        Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
+    } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
+      details::StagedCollide<ExecutionSpace, storage_type>::launch(
+          label, space_, cells, box ? *box : details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
+    } else if (box) {
+      if constexpr (kernel == details::Kernel::ab_stream_collide)
+        Kokkos::parallel_for(label, Range(space_, 0, box->cells()), details::BoxCells<Cells>{cells, *box});
+      else
+        Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), details::BoxCells<Cells>{cells, *box});
     } else if constexpr (kernel == details::Kernel::ab_stream_collide) {
       Kokkos::parallel_for(label, policy(), cells);
-    } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
-      details::StagedCollide<ExecutionSpace, storage_type>::launch(label, space_, cells);
     } else {
       Kokkos::parallel_for(label, aa_policy(), cells);
     }

@@ -22,12 +22,25 @@ struct CgResult {
   bool interrupted = false;  // stopped early by SIGINT/SIGTERM (pk::interrupted)
 };
 
+// How CG reduces its vectors: dot products and norms of what this process holds. A
+// distributed solver passes one that sums over ranks.
+struct LocalReduction {
+  template <class Vector>
+  double dot(const Vector& a, const Vector& b) const {
+    return KokkosBlas::dot(a, b);
+  }
+  template <class Vector>
+  double norm(const Vector& a) const {
+    return KokkosBlas::nrm2(a);
+  }
+};
+
 // Solves A x = b from the initial guess in x; apply(p, q) must set q = A p. Stops when
 // ||r|| <= tolerance ||b||, after max_iterations, or at SIGINT/SIGTERM (interrupt.hpp).
 // Vectors: 1-D LayoutLeft views.
-template <class Space, class Vector, class Apply>
+template <class Space, class Vector, class Apply, class Reduction = LocalReduction>
 CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x,
-                            double tolerance, int max_iterations) {
+                            double tolerance, int max_iterations, const Reduction& reduction = {}) {
   require(tolerance > 0 && tolerance < 1, "conjugate gradients: tolerance must be in (0, 1) (got " +
                                               std::to_string(tolerance) + ")");
   require(max_iterations >= 1, "conjugate gradients: max iterations must be >= 1");
@@ -46,7 +59,7 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
   };
 
   CgResult result;
-  const double b_norm = KokkosBlas::nrm2(b);
+  const double b_norm = reduction.norm(b);
   if (b_norm == 0) {
     Kokkos::deep_copy(space, x, 0.0);
     space.fence();
@@ -59,14 +72,14 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
   space.fence();
   KokkosBlas::axpby(-1.0, ap, 1.0, r);  // r = b - A x
   Kokkos::deep_copy(p, r);
-  double rr = KokkosBlas::dot(r, r);
+  double rr = reduction.dot(r, r);
   result.relative_residual = std::sqrt(rr) / b_norm;
   while (result.relative_residual > tolerance && result.iterations < max_iterations && !interrupted()) {
     apply_fenced(p, ap);
-    const double step = rr / KokkosBlas::dot(p, ap);
+    const double step = rr / reduction.dot(p, ap);
     KokkosBlas::axpby(step, p, 1.0, x);
     KokkosBlas::axpby(-step, ap, 1.0, r);
-    const double rr_next = KokkosBlas::dot(r, r);
+    const double rr_next = reduction.dot(r, r);
     KokkosBlas::axpby(1.0, r, rr_next / rr, p);  // p = r + (rr_next / rr) p
     rr = rr_next;
     ++result.iterations;
@@ -78,7 +91,7 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
   apply_fenced(p, ap);
   Kokkos::deep_copy(r, b);
   KokkosBlas::axpby(-1.0, ap, 1.0, r);
-  result.true_relative_residual = KokkosBlas::nrm2(r) / b_norm;
+  result.true_relative_residual = reduction.norm(r) / b_norm;
   Kokkos::fence();
   return result;
 }

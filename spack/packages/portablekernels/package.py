@@ -4,6 +4,7 @@
 #   spack install portablekernels                    # OpenMP only
 #   spack install portablekernels +cuda cuda_arch=90 # OpenMP + CUDA in one build
 #   spack test run portablekernels                   # runs the installed pk-info and pk-bench
+#   spack install portablekernels +mpi               # distributed solvers, on Spack's MPI
 #
 # One file for Spack 0.22/0.23 and Spack 1.x. The repository uses the classic layout
 # (spack/packages/<name>/package.py, Package API v1.0, see ../../repo.yaml). Spack 0.2x takes
@@ -47,6 +48,8 @@ class Portablekernels(CMakePackage, CudaPackage):
         msg="PortableKernels always needs the Kokkos OpenMP backend: it is the CPU side "
         "of every CPU-vs-GPU comparison (use +cuda to add the GPU side)",
     )
+    variant("mpi", default=False, description="Distributed solvers (MPI) and pk-lbm's distributed mode")
+    depends_on("mpi", when="+mpi")
     # `cuda` and `cuda_arch` come from CudaPackage.
     conflicts("+cuda", when="cuda_arch=none", msg="+cuda needs a GPU architecture, e.g. cuda_arch=90")
     # Kokkos compiles for one GPU architecture per build; without this the forwarding below
@@ -144,6 +147,7 @@ class Portablekernels(CMakePackage, CudaPackage):
             self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix),
             self.define("PK_BOOTSTRAP_KOKKOS", False),
             self.define_from_variant("PK_ENABLE_CUDA", "cuda"),
+            self.define_from_variant("PK_ENABLE_MPI", "mpi"),
             self.define("PK_ENABLE_TESTS", self.run_tests),
             self.define("PK_ENABLE_BENCHMARKS", True),
             self.define("PK_HOST_ARCH", self._host_march()),

@@ -61,9 +61,13 @@ struct Grid {
   // Set by MarkWalls: the step kernels read a cell's 4-byte walls word only when its type
   // byte says it has walls (plain fluid cells, most of them, do not).
   static constexpr std::uint8_t walls_bit = 0x80;
+  // Ghost cells (distributed runs: a neighbour rank's cells) are stored as solid | ghost_bit:
+  // every kernel skips them as solid, but links into them are open (link()), so the
+  // owned cells beside them stream as they would in one lattice.
+  static constexpr std::uint8_t ghost_bit = 0x40;
 
   KOKKOS_INLINE_FUNCTION static std::uint8_t type_of(std::uint8_t raw) {
-    return static_cast<std::uint8_t>(raw & ~walls_bit);
+    return static_cast<std::uint8_t>(raw & ~(walls_bit | ghost_bit));
   }
   KOKKOS_INLINE_FUNCTION std::uint8_t type(int cell) const { return type_of(cell_type(cell)); }
   // The walls word of a cell whose type byte is `raw`: 0 without reading it for plain cells.
@@ -95,7 +99,7 @@ struct Grid {
       z = z < 0 ? z + nz : z - nz;
     }
     const int cell = x + nx * (y + ny * z);
-    return type(cell) == solid_flag ? -1 : cell;
+    return type(cell) == solid_flag && !(cell_type(cell) & ghost_bit) ? -1 : cell;
   }
   // Index step of one cell along an axis in direction c (-1, 0, 1), wrapping across a
   // periodic face when the walls word says the cell lies on it.
@@ -248,6 +252,21 @@ KOKKOS_INLINE_FUNCTION void pressure_boundary(Real (&g)[D3Q19::size], int n0, in
 
 enum class Kernel { ab_stream_collide, aa_collide, aa_stream_collide_stream };
 
+// A box of cells, [x0, x1) x [y0, y1) x [z0, z1): part of a step (a distributed run steps
+// the layers beside its ghost layers first, then the rest while the exchange runs).
+struct CellBox {
+  int x0, x1, y0, y1, z0, z1;
+
+  KOKKOS_INLINE_FUNCTION int rows() const { return (y1 - y0) * (z1 - z0); }
+  KOKKOS_INLINE_FUNCTION int cells() const { return (x1 - x0) * rows(); }
+  // Row k of the box (y fastest) as a lattice row y + ny * z.
+  KOKKOS_INLINE_FUNCTION int row(int k, int ny) const { return y0 + k % (y1 - y0) + ny * (z0 + k / (y1 - y0)); }
+  // Cell i of the box (x fastest) as a lattice cell.
+  KOKKOS_INLINE_FUNCTION int cell(int i, int nx, int ny) const {
+    return x0 + i % (x1 - x0) + nx * row(i / (x1 - x0), ny);
+  }
+};
+
 // One time step on every non-solid cell, on a lattice in shifted storage (slot()) or not.
 template <class ExecutionSpace, class Storage, Kernel kernel, bool shifted>
 struct StreamCollide {
@@ -342,9 +361,12 @@ struct StreamCollideRows {
   using Real = arithmetic_t<Storage>;
   StreamCollide<ExecutionSpace, Storage, kernel, false> cells;  // plain storage
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int row) const {
-    const int end = (row + 1) * cells.grid.nx;
-    for (int cell = row * cells.grid.nx; cell < end;) {
+  KOKKOS_INLINE_FUNCTION void operator()(const int row) const { update_row(row, 0, cells.grid.nx); }
+
+  // The cells x0 .. x1 - 1 of a row.
+  KOKKOS_INLINE_FUNCTION void update_row(const int row, const int x0, const int x1) const {
+    const int end = row * cells.grid.nx + x1;
+    for (int cell = row * cells.grid.nx + x0; cell < end;) {
       int run = 0;
       while (run < lanes && cell + run < end && plain(cell + run)) ++run;
       if (run == 0) {
@@ -389,6 +411,22 @@ struct StreamCollideRows {
                                                         : &cells.target(grid.template neighbour<q>(first, 0u), q);
       for (int l = 0; l < count; ++l) to[l] = static_cast<Storage>(g[q][l]);
     });
+  }
+};
+
+// A step kernel on the cells of a box: per cell, or per row.
+template <class Cells>
+struct BoxCells {
+  Cells cells;
+  CellBox box;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { cells(box.cell(i, cells.grid.nx, cells.grid.ny)); }
+};
+template <class Rows>
+struct BoxRows {
+  Rows rows;
+  CellBox box;
+  KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
+    rows.update_row(box.row(k, rows.cells.grid.ny), box.x0, box.x1);
   }
 };
 

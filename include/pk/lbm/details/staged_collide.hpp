@@ -43,18 +43,19 @@ struct StagedCollide {
                              Kokkos::MemoryUnmanaged>;
 
   Cells cells;
+  CellBox box;  // the cells stepped
   int chunk;  // cells per team = team size
   int chunks_per_row;
   std::ptrdiff_t stride;  // elements from one direction to the next in the lattice
 
-  // Runs the step on `space`: teams of max_chunk threads, or as many as the space allows.
-  static void launch(const char* label, const ExecutionSpace& space, const Cells& cells) {
-    const int rows = cells.grid.ny * cells.grid.nz;
-    const StagedCollide widest{cells, max_chunk, 1, 0};
-    const int size = std::min(max_chunk, policy(space, rows, 1).team_size_max(widest, Kokkos::ParallelForTag()));
-    const StagedCollide step{cells, size, (cells.grid.nx + size - 1) / size,
+  // Runs the step on the cells of `box` on `space`: teams of max_chunk threads, or as many
+  // as the space allows.
+  static void launch(const char* label, const ExecutionSpace& space, const Cells& cells, const CellBox& box) {
+    const StagedCollide widest{cells, box, max_chunk, 1, 0};
+    const int size = std::min(max_chunk, policy(space, box.rows(), 1).team_size_max(widest, Kokkos::ParallelForTag()));
+    const StagedCollide step{cells, box, size, (box.x1 - box.x0 + size - 1) / size,
                              static_cast<std::ptrdiff_t>(cells.source.stride_1())};
-    Kokkos::parallel_for(label, policy(space, rows * step.chunks_per_row, size), step);
+    Kokkos::parallel_for(label, policy(space, box.rows() * step.chunks_per_row, size), step);
   }
 
   static Policy policy(const ExecutionSpace& space, const int teams, const int team_size) {
@@ -62,10 +63,10 @@ struct StagedCollide {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int row = team.league_rank() / chunks_per_row;
-    const int x0 = (team.league_rank() - row * chunks_per_row) * chunk;
-    const int first = row * cells.grid.nx + x0;  // cell at x0
-    const int count = cells.grid.nx - x0 < chunk ? cells.grid.nx - x0 : chunk;
+    const int k_row = team.league_rank() / chunks_per_row;
+    const int x0 = box.x0 + (team.league_rank() - k_row * chunks_per_row) * chunk;
+    const int first = box.row(k_row, cells.grid.ny) * cells.grid.nx + x0;  // cell at x0
+    const int count = box.x1 - x0 < chunk ? box.x1 - x0 : chunk;
     const Slots slots(team.team_scratch(0));
     const int k = team.team_rank();
     const bool active = k < count;

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Weak and strong scaling of pk-lbm's distributed mode, as result records.
+
+    lbm_scaling.py --pk-lbm build/openmp/apps/pk-lbm --ranks 1,2,4 --out build/results
+
+Strong: one lattice (--strong LENGTH WIDTH HEIGHT, a box channel) on every rank count.
+Weak: --weak LENGTH WIDTH HEIGHT per rank, the channel LENGTH x ranks long. Each run is
+pk-lbm under mpirun (1 rank: pk-lbm as it is); its record gains the series ("strong" or
+"weak") and the parallel efficiency against the 1-rank run of the same series, measured in
+the same invocation: strong MLUPS_N / (N MLUPS_1), weak MLUPS_N / (N MLUPS_1) with N times
+the cells. Records: lbm-<series>-<pattern>-<precision>-np<N>-<space>.json in --out.
+Extra arguments after -- go to pk-lbm (say, --kokkos-num-threads=1).
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+
+def run(args, ranks, channel, extra):
+    with tempfile.TemporaryDirectory() as folder:
+        command = [args.pk_lbm, "--space", args.space, "--pattern", args.pattern, "--precision", args.precision,
+                   "--steps", str(args.steps), "--channel", *map(str, channel), "--out", folder, *extra]
+        if ranks > 1:
+            command = args.mpirun.split() + ["-np", str(ranks)] + command
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"lbm_scaling: {' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+        records = list(pathlib.Path(folder).glob("lbm-*.json"))
+        if len(records) != 1:
+            sys.exit(f"lbm_scaling: expected one record from {' '.join(command)}, found {len(records)}")
+        return json.loads(records[0].read_text())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pk-lbm", required=True)
+    parser.add_argument("--mpirun", default="mpirun --oversubscribe --bind-to none")
+    parser.add_argument("--ranks", default="1,2,4")
+    parser.add_argument("--space", default="openmp")
+    parser.add_argument("--pattern", default="aa", choices=["aa", "ab"])
+    parser.add_argument("--precision", default="fp32", choices=["fp32", "fp64", "fp16"])
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--strong", type=int, nargs=3, default=[126, 30, 30], metavar=("L", "W", "H"))
+    parser.add_argument("--weak", type=int, nargs=3, default=[64, 30, 30], metavar=("L", "W", "H"))
+    parser.add_argument("--out", required=True)
+    args, extra = parser.parse_known_args()
+    extra = [a for a in extra if a != "--"]
+    ranks = [int(n) for n in args.ranks.split(",")]
+    if ranks[0] != 1:
+        sys.exit("lbm_scaling: --ranks must start with 1 (the efficiency's reference)")
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for series in ("strong", "weak"):
+        base = None
+        for n in ranks:
+            channel = list(args.strong) if series == "strong" else [args.weak[0] * n, *args.weak[1:]]
+            record = run(args, n, channel, extra)
+            metrics = record["metrics"]
+            metrics.setdefault("ranks", 1.0)
+            metrics.setdefault("cells_per_rank", metrics["active_cells"])
+            metrics.setdefault("mlups_per_rank", metrics["mlups"])
+            metrics.setdefault("exchange_share", 0.0)
+            base = base or metrics["mlups"]
+            metrics["parallel_efficiency"] = metrics["mlups"] / (n * base)
+            record["case"] = f"{series}-{args.pattern}-{args.precision}-np{n}"
+            path = out / f"lbm-{record['case']}-{record['space']}.json"
+            path.write_text(json.dumps(record, indent=2) + "\n")
+            print(f"{series:6} {n} ranks: {metrics['cells_per_rank']:10.0f} cells/rank {metrics['mlups']:8.2f} MLUPS "
+                  f"{metrics['mlups_per_rank']:7.2f}/rank  efficiency {metrics['parallel_efficiency']:.2f}  "
+                  f"exchange {100 * metrics['exchange_share']:.0f} %")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+#include <pk/core/spaces.hpp>
+#include <pk/mpi/devices.hpp>
+
+#include <algorithm>
+
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
+
+namespace pk::mpi {
+
+std::vector<std::string> rank_kokkos_arguments(const Communicator& comm, std::vector<std::string> kokkos_args) {
+  const bool named = std::any_of(kokkos_args.begin(), kokkos_args.end(), [](const std::string& arg) {
+    return arg.rfind("--kokkos-device-id", 0) == 0 || arg.rfind("--kokkos-map-device-id-by", 0) == 0;
+  });
+  const int devices = device_count();
+  if (!named && devices > 0) kokkos_args.push_back("--kokkos-device-id=" + std::to_string(comm.local_rank() % devices));
+  return kokkos_args;
+}
+
+bool gpu_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+}  // namespace pk::mpi
