@@ -7,8 +7,9 @@ Strong: one lattice (--strong LENGTH WIDTH HEIGHT, a box channel) on every rank 
 Weak: --weak LENGTH WIDTH HEIGHT per rank, the channel LENGTH x ranks long. Each run is
 pk-lbm under mpirun (1 rank: pk-lbm as it is); its record gains the series ("strong" or
 "weak") and the parallel efficiency against the 1-rank run of the same series, measured in
-the same invocation: strong MLUPS_N / (N MLUPS_1), weak MLUPS_N / (N MLUPS_1) with N times
-the cells. Records: lbm-<series>-<pattern>-<precision>-np<N>-<space>.json in --out.
+the same invocation: MLUPS_N / (D MLUPS_1), D the devices the N ranks run on (--devices;
+default N, one device or core per rank), for strong and for weak (N times the cells) scaling.
+Ranks that share one GPU (--devices 1) thus show the cost of the split itself. Records: lbm-<series>-<pattern>-<precision>-np<N>-<space>.json in --out.
 Extra arguments after -- go to pk-lbm (say, --kokkos-num-threads=1).
 """
 import argparse
@@ -45,6 +46,7 @@ def main():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--strong", type=int, nargs=3, default=[126, 30, 30], metavar=("L", "W", "H"))
     parser.add_argument("--weak", type=int, nargs=3, default=[64, 30, 30], metavar=("L", "W", "H"))
+    parser.add_argument("--devices", type=int, default=0, help="devices the ranks share (default: one per rank)")
     parser.add_argument("--out", required=True)
     args, extra = parser.parse_known_args()
     extra = [a for a in extra if a != "--"]
@@ -64,12 +66,15 @@ def main():
             metrics.setdefault("mlups_per_rank", metrics["mlups"])
             metrics.setdefault("exchange_share", 0.0)
             base = base or metrics["mlups"]
-            metrics["parallel_efficiency"] = metrics["mlups"] / (n * base)
+            devices = min(n, args.devices) if args.devices > 0 else n
+            metrics["devices"] = float(devices)
+            metrics["mlups_per_device"] = metrics["mlups"] / devices
+            metrics["parallel_efficiency"] = metrics["mlups"] / (devices * base)
             record["case"] = f"{series}-{args.pattern}-{args.precision}-np{n}"
             path = out / f"lbm-{record['case']}-{record['space']}.json"
             path.write_text(json.dumps(record, indent=2) + "\n")
             print(f"{series:6} {n} ranks: {metrics['cells_per_rank']:10.0f} cells/rank {metrics['mlups']:8.2f} MLUPS "
-                  f"{metrics['mlups_per_rank']:7.2f}/rank  efficiency {metrics['parallel_efficiency']:.2f}  "
+                  f"{metrics['mlups_per_rank']:7.2f}/rank {metrics['mlups_per_device']:8.2f}/device  efficiency {metrics['parallel_efficiency']:.2f}  "
                   f"exchange {100 * metrics['exchange_share']:.0f} %")
 
 

@@ -16,4 +16,28 @@ cp "$build"/apps/pk-{info,gbees,lbm,matern} "$build"/perf/pk-{bench,besselk-accu
 for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libgsl.so.27 libgslcblas.so.0 libnlopt.so.0; do
   cp -L "$(ldconfig -p | awk -v l=$lib '$1 == l {print $NF; exit}')" "$staged/lib/"
 done
+# A build with MPI: the MPI programs, and Debian's Open MPI unpacked under openmpi/ (it
+# relocates through OPAL_PREFIX) with every library its files and ours load that is not part
+# of the C/C++ runtime the GPU machine has; source mpi-env.sh there before mpirun.
+if grep -q '^PK_ENABLE_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
+  cp "$build/apps/pk-3dvar" "$build/tests/pk-tests-mpi" "$staged/"
+  debs=build/debs/openmpi
+  mkdir -p "$debs"
+  [ -n "$(ls "$debs"/*.deb 2>/dev/null)" ] ||
+    (cd "$debs" && apt-get download openmpi-bin libopenmpi3 openmpi-common libpmix2)
+  for deb in "$debs"/*.deb; do dpkg -x "$deb" "$staged/openmpi"; done
+  ln -s orterun "$staged/openmpi/usr/bin/mpirun"  # Debian names it through alternatives
+  { find "$staged" -type f \( -perm -u+x -o -name '*.so*' \) -exec ldd {} + 2>/dev/null || true; } |
+    awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libgomp|libcuda|libcudart)\.so' |
+    while read -r lib; do [ -e "$staged/lib/$(basename "$lib")" ] || cp -L "$lib" "$staged/lib/"; done
+  cat > "$staged/mpi-env.sh" <<'EOF_ENV'
+# Sourced on the GPU machine: the carried Open MPI (shared memory only; the machine has no network).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+usr=$here/openmpi/usr
+export OPAL_PREFIX=$usr PMIX_INSTALL_PREFIX=$usr PATH=$usr/bin:$PATH
+export LD_LIBRARY_PATH=$here/lib:$usr/lib/x86_64-linux-gnu/openmpi/lib:$usr/lib/x86_64-linux-gnu:$usr/lib/x86_64-linux-gnu/pmix2/lib:${LD_LIBRARY_PATH:-}
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+EOF_ENV
+fi
 du -sh "$staged"
