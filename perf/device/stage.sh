@@ -28,7 +28,7 @@ if grep -q '^PK_ENABLE_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
   for deb in "$debs"/*.deb; do dpkg -x "$deb" "$staged/openmpi"; done
   ln -s orterun "$staged/openmpi/usr/bin/mpirun"  # Debian names it through alternatives
   { find "$staged" -type f \( -perm -u+x -o -name '*.so*' \) -exec ldd {} + 2>/dev/null || true; } |
-    awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
+    awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/usr\/local\/cuda/ {print $3}' | sort -u |  # the GPU machine has CUDA
     grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libgomp|libcuda|libcudart)\.so' |
     while read -r lib; do [ -e "$staged/lib/$(basename "$lib")" ] || cp -L "$lib" "$staged/lib/"; done
   cat > "$staged/mpi-env.sh" <<'EOF_ENV'
