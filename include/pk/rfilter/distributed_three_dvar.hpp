@@ -22,6 +22,7 @@
 #include <KokkosBlas1_dot.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -81,6 +82,10 @@ class XHalo {
   XHalo(const mpi::Communicator& comm, const Space& space, const XSlab& slab, int ny, int nz, int low, int high)
       : comm_(comm), space_(space), own_(slab.size()), ny_(ny), nz_(nz), low_(low), high_(high) {
     extended = Field(Kokkos::view_alloc(space, "pk::rfilter::halo::extended"), own_ + low + high, ny, nz);
+    for (Buffer* b : {&send_down_, &send_up_, &from_lower_, &from_upper_}) {
+      b->on_space = Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(std::max(low, high)) * ny * nz);
+      b->on_host = Kokkos::create_mirror_view(b->on_space);  // the same memory on host spaces
+    }
   }
 
   // extended = [low layers of the lower rank | own | high layers of the upper rank].
@@ -91,7 +96,8 @@ class XHalo {
 
   // extended = [zeros | own | zeros].
   void load(const Vector& own) {
-    Kokkos::deep_copy(space_, extended, 0.0);
+    Kokkos::deep_copy(space_, layers(extended, 0, low_), 0.0);
+    Kokkos::deep_copy(space_, layers(extended, low_ + own_, low_ + own_ + high_), 0.0);
     Kokkos::deep_copy(space_, centre(), as_field(own));
   }
 
@@ -106,7 +112,6 @@ class XHalo {
   Field extended;
 
  private:
-  using Layers = Kokkos::View<double***, Kokkos::LayoutLeft, Memory>;
   using Unmanaged = Kokkos::View<double***, Kokkos::LayoutLeft, Memory, Kokkos::MemoryUnmanaged>;
 
   Unmanaged as_field(const Vector& v) const { return Unmanaged(v.data(), own_, ny_, nz_); }
@@ -126,45 +131,63 @@ class XHalo {
               upper = rank < comm_.size() - 1 ? rank + 1 : MPI_PROC_NULL;
     // gather: to the lower rank go `high` layers, from it come `low`; scatter_add: reversed
     const int down = add ? low_ : high_, up = add ? high_ : low_;
-    auto send_down = host_copy(to_lower, down), send_up = host_copy(to_upper, up);
-    Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> from_lower("pk::rfilter::halo::from_lower", up, ny_, nz_),
-        from_upper("pk::rfilter::halo::from_upper", down, ny_, nz_);
+    stage_out(to_lower, send_down_, down);
+    stage_out(to_upper, send_up_, up);
+    space_.fence();
     MPI_Request requests[4];
-    MPI_Irecv(from_lower.data(), static_cast<int>(from_lower.size()), MPI_DOUBLE, lower, 0, comm_.get(), &requests[0]);
-    MPI_Irecv(from_upper.data(), static_cast<int>(from_upper.size()), MPI_DOUBLE, upper, 1, comm_.get(), &requests[1]);
-    MPI_Isend(send_down.data(), static_cast<int>(send_down.size()), MPI_DOUBLE, lower, 1, comm_.get(), &requests[2]);
-    MPI_Isend(send_up.data(), static_cast<int>(send_up.size()), MPI_DOUBLE, upper, 0, comm_.get(), &requests[3]);
+    receive(from_lower_, up, lower, 0, requests[0]);
+    receive(from_upper_, down, upper, 1, requests[1]);
+    send(send_down_, down, lower, 1, requests[2]);
+    send(send_up_, up, upper, 0, requests[3]);
     MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);  // buffers from MPI_PROC_NULL stay zero
+    const auto from_lower = stage_in(from_lower_, up), from_upper = stage_in(from_upper_, down);
     if (!add) {
-      Kokkos::deep_copy(space_, layers(extended, 0, low_), device_copy(from_lower));
-      Kokkos::deep_copy(space_, layers(extended, low_ + own_, low_ + own_ + high_), device_copy(from_upper));
+      Kokkos::deep_copy(space_, layers(extended, 0, low_), from_lower);
+      Kokkos::deep_copy(space_, layers(extended, low_ + own_, low_ + own_ + high_), from_upper);
     } else {
-      add_into(layers(as_field(own), own_ - low_, own_), device_copy(from_upper));
-      add_into(layers(as_field(own), 0, high_), device_copy(from_lower));
+      add_into(layers(as_field(own), own_ - low_, own_), from_upper);
+      add_into(layers(as_field(own), 0, high_), from_lower);
     }
     space_.fence();
   }
 
+  // A message: `count` x layers, contiguous at the start of a buffer allocated once (a fresh
+  // allocation per message cost more than the filter: page faults on hosts, cudaFree's
+  // device synchronisation on GPUs), staged through host memory for MPI.
+  using Flat = Kokkos::View<double*, Memory>;
+  struct Buffer {
+    Flat on_space;
+    typename Flat::HostMirror on_host;
+  };
+  Unmanaged on_space(const Buffer& b, int count) const { return Unmanaged(b.on_space.data(), count, ny_, nz_); }
+  int doubles(int count) const { return count * ny_ * nz_; }
+
   template <class Source>
-  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> host_copy(const Source& source, int count) const {
-    Layers contiguous(Kokkos::view_alloc(space_, "pk::rfilter::halo::send"), count, ny_, nz_);
-    Kokkos::deep_copy(space_, contiguous, source);
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, contiguous);
-    return host;
+  void stage_out(const Source& source, const Buffer& b, int count) const {
+    Kokkos::deep_copy(space_, on_space(b, count), source);
+    const auto part = Kokkos::pair<std::size_t, std::size_t>(0, doubles(count));
+    Kokkos::deep_copy(space_, Kokkos::subview(b.on_host, part), Kokkos::subview(b.on_space, part));
   }
-  Layers device_copy(const Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace>& host) const {
-    Layers layers_on_space(Kokkos::view_alloc(space_, "pk::rfilter::halo::received"), host.extent(0), ny_, nz_);
-    Kokkos::deep_copy(space_, layers_on_space, host);
-    return layers_on_space;
+  Unmanaged stage_in(const Buffer& b, int count) const {
+    const auto part = Kokkos::pair<std::size_t, std::size_t>(0, doubles(count));
+    Kokkos::deep_copy(space_, Kokkos::subview(b.on_space, part), Kokkos::subview(b.on_host, part));
+    return on_space(b, count);
+  }
+  void receive(const Buffer& b, int count, int from, int tag, MPI_Request& request) const {
+    MPI_Irecv(b.on_host.data(), doubles(count), MPI_DOUBLE, from, tag, comm_.get(), &request);
+  }
+  void send(const Buffer& b, int count, int to, int tag, MPI_Request& request) const {
+    MPI_Isend(b.on_host.data(), doubles(count), MPI_DOUBLE, to, tag, comm_.get(), &request);
   }
   template <class Target>
-  void add_into(const Target& target, const Layers& source) const {
+  void add_into(const Target& target, const Unmanaged& source) const {
     if (source.extent(0) > 0) add_layers(space_, target, source);
   }
 
   mpi::Communicator comm_;
   Space space_;
   int own_, ny_, nz_, low_, high_;
+  Buffer send_down_, send_up_, from_lower_, from_upper_;
 };
 
 }  // namespace Details
