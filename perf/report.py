@@ -1,0 +1,319 @@
+#!/usr/bin/python3
+"""Portability report from pk-bench records: the efficiency of every case on every platform,
+Pennycook's performance-portability metric Φ per kernel, and the CPU-vs-GPU speed-up.
+
+    perf/report.py [NAME=]FOLDER... [--platforms P,...] --out DIR
+
+A platform is one execution space in one folder of records, NAME:SPACE (h100:cuda, h100:openmp):
+`pk-bench --space all` puts a CPU's and a GPU's records in one folder, and an efficiency belongs
+to one piece of hardware. NAME is the folder's name unless given. --platforms keeps only those
+named, as NAME (all its spaces) or NAME:SPACE (default: all). Writes DIR/report.md, report.json
+(full precision), efficiency-<kernel>.png and speedup.png. Bad input: one line on stderr, status 2.
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import pathlib
+import re
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    plt = None
+
+# How each kernel/case's efficiency follows from its record. pk-bench stores limit_ratio =
+# headline ÷ limit; `invert` marks where that divides a time by a time (lower = better), so
+# that the ratio below is always higher = better. Efficiency = min(1, ratio) for rows with a
+# kind; rows without one are shown but stay out of Φ and the efficiency charts (`why`).
+Row = collections.namedtuple("Row", "kernel case headline higher limit ratio invert kind why")
+TABLE = [
+    Row("copy", r"range-policy|deep-copy", "bandwidth_gbs", True, "the faster of the two copies, same run",
+        "GB/s ÷ limit", False, "architectural", "never above 1: the limit is the faster copy"),
+    Row("lbm", r"a[ab]-fp(16|32|64)-\d+", "mlups", True, "copy bandwidth ÷ bytes per update (DRAM roofline), same run",
+        "MLUPS ÷ roofline", False, "architectural",
+        "capped at 1: a lattice in cache, or a copy probe that read low (a VM host's bandwidth moves "
+        "between runs: up to 1.76 seen), beats the measured roofline; the case is then at its limit"),
+    Row("rfilter", r"field\d+-[xyz]", "wall_seconds", False,
+        "copy-bandwidth roofline time (2 × field bytes ÷ copy bandwidth), same run", "roofline time ÷ ours", False,
+        "architectural", "capped at 1, as lbm (a low copy probe: 1.10 seen)"),
+    Row("rfilter", r"line-n\d+-k\d+", "wall_seconds", False, "the paper's Table 1 GPU time (GTX TITAN X)",
+        "paper time ÷ ours", True, None,
+        "not in Φ: another machine's time, 170 to 96 000 × ours on either space: capped, it would be 1 "
+        "in every case and hide the field cases' roofline efficiency"),
+    Row("besselk", r"evaluate", "evals_per_second", True, "GSL on the host cores, same run", "ours ÷ GSL", False,
+        "application", "capped at 1: faster than GSL, ours is the best code measured on the platform "
+        "(Pennycook's application efficiency is then 1); on a GPU, GSL's rate is the host's, so 1 once faster"),
+    Row("besselk", r"evaluate-(gsl|boost)", "evals_per_second", True, "GSL on the host cores, same run",
+        "library ÷ GSL", False, None, "not in Φ: the reference libraries, not ours"),
+    Row("besselk", r"matern-n\d+", "elements_per_second", True, "K_ν evaluations/s on the same space",
+        "elements/s ÷ K_ν evals/s", False, None, "not in Φ: another kernel's rate bounds nothing (ratios 5-10)"),
+    Row("gbees", r"lorenz63|lorenz96", "cells_per_second", True,
+        "goal: on a GPU 2× (L63) or 3× (L96) the paper's H100 rate, on host cores 10 M cells/s",
+        "ours ÷ goal", False, "application", "capped at 1: a goal met is met"),
+]
+
+
+def fail(message):
+    print(f"report: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def number(metrics, key):
+    value = metrics.get(key)  # a finite number, else None
+    return value if type(value) in (int, float) and math.isfinite(value) else None
+
+
+def read_folder(name, folder, skipped):
+    """{NAME:SPACE: {"device", "cases": {(kernel, case): entry}}} from one folder's *.json."""
+    folder = pathlib.Path(folder)
+    if not folder.is_dir():
+        fail(f"{folder}: not a folder")
+    platforms = {}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            fail(f"{path}: not a readable JSON file ({e})")
+        if not isinstance(record, dict) or "kernel" not in record:
+            continue  # another tool's JSON (a sanitizer log, a report's own numbers)
+        missing = {"case", "space", "metrics"} - record.keys()
+        if missing or not isinstance(record["metrics"], dict):
+            fail(f"{path}: a record without {', '.join(sorted(missing)) or 'a metrics object'}")
+        key, space, metrics = (record["kernel"], record["case"]), record["space"], record["metrics"]
+        row = next((r for r in TABLE if r.kernel == key[0] and re.fullmatch(r.case, str(key[1]))), None)
+        if row is None:
+            skipped.append((path, "no entry in the efficiency table (not a pk-bench figure)"))
+            continue
+        value, limit_ratio = number(metrics, row.headline), number(metrics, "limit_ratio")
+        if value is None and limit_ratio == 0:  # pk-bench's mark of a case that did not run
+            skipped.append((path, "the record says the case did not run (too large, or stopped)"))
+            continue
+        if value is None or limit_ratio is None:
+            fail(f"{path}: no number for '{row.headline if value is None else 'limit_ratio'}' ({key[0]} {key[1]})")
+        if row.invert and limit_ratio <= 0:
+            skipped.append((path, "no limit recorded for this case"))
+            continue
+        ratio = 1 / limit_ratio if row.invert else limit_ratio
+        platform = platforms.setdefault(f"{name}:{space}", {"folder": str(folder), "name": name, "space": space,
+                                                           "device": record.get("device", "?"), "cases": {}})
+        if key in platform["cases"]:
+            fail(f"{path}: a second record of {key[0]} {key[1]} on {space} in {folder}")
+        platform["cases"][key] = {"row": row, "value": value, "ratio": ratio,
+                                  "efficiency": min(1.0, ratio) if row.kind else None}
+    if not platforms:
+        fail(f"{folder}: no pk-bench result records (*.json with kernel, case, space, metrics) to report")
+    return dict(sorted(platforms.items(), key=lambda item: (item[1]["space"] != "openmp", item[0])))  # CPU first
+
+
+def harmonic_mean(values):
+    values = list(values)
+    return 0.0 if min(values) <= 0 else len(values) / sum(1 / v for v in values)
+
+
+def natural(text):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(text))]
+
+
+def kernel_efficiency(platform, kernel):
+    """Harmonic mean over the cases of `kernel` this platform ran; None: no record of it."""
+    values = [e["efficiency"] for (k, _), e in platform["cases"].items() if k == kernel and e["efficiency"] is not None]
+    return harmonic_mean(values) if values else None
+
+
+def speedups(platforms):
+    """{name: {kernel: summary}} of GPU ÷ CPU throughput over the cases both spaces of a folder ran;
+    speed-ups are ratios, so their mean is geometric."""
+    ratios = collections.defaultdict(lambda: collections.defaultdict(list))
+    for p in platforms.values():
+        gpu = platforms.get(f"{p['name']}:cuda")
+        for key in (p["cases"].keys() & gpu["cases"].keys()) if p["space"] == "openmp" and gpu else ():
+            cpu_value, gpu_value = p["cases"][key]["value"], gpu["cases"][key]["value"]
+            if min(cpu_value, gpu_value) > 0:
+                ratios[p["name"]][key[0]].append(gpu_value / cpu_value if p["cases"][key]["row"].higher
+                                                 else cpu_value / gpu_value)
+    return {name: {k: {"cases": len(v), "geometric_mean": math.exp(sum(map(math.log, v)) / len(v)),
+                       "lowest": min(v), "highest": max(v)} for k, v in sorted(by.items())}
+            for name, by in sorted(ratios.items())}
+
+
+def save(path, write):
+    """Writes whole or not at all: a temporary name in the same folder, then a rename."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    write(temporary)
+    os.replace(temporary, path)
+
+
+def save_chart(fig, ax, path):
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))  # beside the bars, never over them
+    save(path, lambda t: fig.savefig(t, dpi=100, format="png", bbox_inches="tight"))
+    plt.close(fig)
+    return path.name
+
+
+def chart_efficiency(kernel, platforms, out):
+    cases = sorted({c for p in platforms.values() for (k, c), e in p["cases"].items()
+                    if k == kernel and e["efficiency"] is not None}, key=natural)
+    rows = {e["row"] for p in platforms.values() for (k, _), e in p["cases"].items() if k == kernel and e["row"].kind}
+    width = 0.8 / len(platforms)
+    fig, ax = plt.subplots(figsize=(min(30, max(7, 0.22 * len(cases) * len(platforms) + 2)), 4.8))
+    for i, (name, p) in enumerate(platforms.items()):
+        values = [p["cases"].get((kernel, c), {}).get("efficiency") for c in cases]
+        xs = [j + (i - (len(platforms) - 1) / 2) * width for j in range(len(cases))]
+        ax.bar(xs, [math.nan if v is None else v for v in values], width,
+               label=name if any(v is not None for v in values) else f"{name}: no record")
+    ax.axhline(1, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_ylim(0, 1.08)
+    ax.set_xticks(range(len(cases)), cases, rotation=90 if len(cases) > 6 else 0, fontsize=8)
+    ax.set_xlabel("case")
+    ax.set_ylabel("efficiency (fraction of the limit;\nhigher = better)")
+    kind = "/".join(sorted({r.kind for r in rows}))
+    ax.set_title(f"{kernel}: {kind} efficiency per case = {'; '.join(sorted({r.ratio for r in rows}))}, "
+                 "capped at 1 (higher = better)", fontsize=10)
+    return save_chart(fig, ax, out / f"efficiency-{kernel}.png")
+
+
+def chart_speedup(speedup, out):
+    kernels = sorted({k for by_kernel in speedup.values() for k in by_kernel})
+    width, labelled = 0.8 / len(speedup), set()
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(kernels) * len(speedup) + 2), 4.8))
+    for i, (name, by_kernel) in enumerate(speedup.items()):
+        for kernel, s in by_kernel.items():
+            x, mean = kernels.index(kernel) + (i - (len(speedup) - 1) / 2) * width, s["geometric_mean"]
+            ax.bar(x, mean, width, color=f"C{i}", label=None if name in labelled else name)
+            labelled.add(name)
+            ax.errorbar(x, mean, yerr=[[max(0, mean - s["lowest"])], [max(0, s["highest"] - mean)]], color="black",
+                        capsize=3)
+            ax.annotate(f"{mean:.3g}", (x, mean), ha="left", va="bottom", fontsize=8, xytext=(3, 1),
+                        textcoords="offset points")
+    ax.set_yscale("log")
+    ax.axhline(1, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xticks(range(len(kernels)), kernels)
+    ax.set_xlabel("kernel")
+    ax.set_ylabel("GPU ÷ CPU throughput (log scale;\nabove 1: GPU faster)")
+    ax.set_title("CPU vs GPU speed-up per kernel: geometric mean over the cases both ran, whiskers: lowest to "
+                 "highest case\n(GPU ÷ CPU throughput, higher = GPU faster)", fontsize=10)
+    return save_chart(fig, ax, out / "speedup.png")
+
+
+def cell(e):
+    """A case on a platform: the efficiency (or, outside Φ, the ratio) · the headline figure."""
+    if e is None:
+        return "—"
+    shown = (f"{e['ratio']:.3g}×" if e["efficiency"] is None else f"1 ({e['ratio']:.3g})" if e["ratio"] > 1
+             else f"{e['efficiency']:.3f}")
+    return f"{shown} · {e['value']:.4g}"
+
+
+def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped):
+    names = list(platforms)
+    lines = ["# Portability report", "",
+             "A platform is one execution space in one folder of records.", "",
+             "| platform | folder | device | records |", "|---|---|---|---|"]
+    lines += [f"| {n} | `{p['folder']}` | {p['device']} | {len(p['cases'])} |" for n, p in platforms.items()]
+    lines += ["", "## Performance portability Φ per kernel", "",
+              "Φ (Pennycook et al.) = the harmonic mean over the platforms of the kernel's efficiency there, "
+              "0 when a platform has no record of the kernel; a kernel's efficiency on a platform = the "
+              "harmonic mean over the cases it ran there. Efficiency and Φ lie in 0..1, higher = better.", "",
+              "| kernel | efficiency kind | " + " | ".join(f"{n} (higher = better)" for n in names)
+              + " | Φ (higher = better) |", "|---|---|" + "---|" * (len(names) + 1)]
+    for k in kernels:
+        kind = "/".join(sorted({r.kind for r in TABLE if r.kernel == k and r.kind}))
+        cells = ["no record" if efficiency[k][n] is None else f"{efficiency[k][n]:.3f}" for n in names]
+        lines.append(f"| {k} | {kind} | " + " | ".join(cells) + f" | **{phi[k]:.3f}** |")
+    lines += ["", "## CPU vs GPU speed-up", ""]
+    if speedup:
+        lines += ["GPU ÷ CPU throughput on the cases both spaces of a folder ran (for a time: CPU time ÷ GPU "
+                  "time); higher = GPU faster.", "",
+                  "| folder | kernel | cases | geometric mean (higher = GPU faster) | lowest | highest |",
+                  "|---|---|---|---|---|---|"]
+        lines += [f"| {name} | {k} | {s['cases']} | {s['geometric_mean']:.3g} | {s['lowest']:.3g} | "
+                  f"{s['highest']:.3g} |" for name, by_kernel in speedup.items() for k, s in by_kernel.items()]
+        lines += ["", f"![CPU vs GPU speed-up]({charts['speedup']})"]
+    else:
+        lines.append("No folder holds both an openmp and a cuda record of the same case.")
+    lines += ["", "## Efficiency per case", "",
+              "Each cell: the efficiency (0..1, higher = better; `1 (r)`: capped from the ratio r) or, for a "
+              "case outside Φ, its ratio to the limit (×, higher = better); after `·` the headline figure.", ""]
+    for k in sorted({k for p in platforms.values() for k, _ in p["cases"]}):
+        cases = sorted({c for p in platforms.values() for kk, c in p["cases"] if kk == k}, key=natural)
+        lines += [f"### {k}", "", "| case | headline | measure | " + " | ".join(names) + " |",
+                  "|---|---|---|" + "---|" * len(names)]
+        for c in cases:
+            row = next(p["cases"][(k, c)]["row"] for p in platforms.values() if (k, c) in p["cases"])
+            cells = [cell(p["cases"].get((k, c))) for p in platforms.values()]
+            lines.append(f"| {c} | {row.headline} ({'higher' if row.higher else 'lower'} = better) | "
+                         f"{'efficiency' if row.kind else f'{row.ratio} (not in Φ)'} | " + " | ".join(cells) + " |")
+        if k in charts:
+            lines += ["", f"![{k} efficiency per case]({charts[k]})"]
+        lines.append("")
+    lines += ["## How efficiency is derived", "",
+              "`limit_ratio` in a record = headline ÷ limit, the limit measured in the same run where one is.", "",
+              "| kernel | cases | headline | better | limit | ratio (higher = better) | efficiency | why |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in TABLE:
+        source = "1 ÷ limit_ratio" if r.invert else "limit_ratio"
+        case = r.case.replace("|", "\\|")  # a bare | would end the table cell
+        lines.append(f"| {r.kernel} | `{case}` | {r.headline} | {'higher' if r.higher else 'lower'} | {r.limit} | "
+                     f"{r.ratio} = {source} | {f'{r.kind}: min(1, ratio)' if r.kind else '—'} | {r.why} |")
+    if skipped:
+        lines += ["", "## Records left out", ""] + [f"- `{path}`: {why}" for path, why in skipped]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", metavar="[NAME=]FOLDER", help="a folder of one platform's records")
+    parser.add_argument("--platforms", help="comma-separated NAME or NAME:SPACE to report on (default: all)")
+    parser.add_argument("--out", required=True, help="folder for report.md, report.json and the PNGs")
+    args = parser.parse_args()
+    if plt is None:
+        fail("needs matplotlib (Debian: python3-matplotlib)")
+    platforms, skipped, folders = {}, [], {}
+    for argument in args.folders:
+        name, _, folder = argument.partition("=") if "=" in argument else (None, None, argument)
+        name = name or pathlib.Path(folder).resolve().name
+        if name in folders:
+            fail(f"two folders named '{name}' ({folders[name]}, {folder}): name one NAME=FOLDER")
+        folders[name] = folder
+        platforms.update(read_folder(name, folder, skipped))
+    if args.platforms:
+        wanted = [w.strip() for w in args.platforms.split(",") if w.strip()]
+        for w in (w for w in wanted if not any(w in (n, p["name"]) for n, p in platforms.items())):
+            fail(f"--platforms: no platform '{w}' (have: {', '.join(platforms)})")
+        platforms = {n: p for n, p in platforms.items() if n in wanted or p["name"] in wanted}
+    kernels = sorted({k for p in platforms.values() for (k, _), e in p["cases"].items() if e["efficiency"] is not None})
+    efficiency = {k: {n: kernel_efficiency(p, k) for n, p in platforms.items()} for k in kernels}
+    phi = {k: 0.0 if None in efficiency[k].values() else harmonic_mean(efficiency[k].values()) for k in kernels}
+    speedup = speedups(platforms)
+    out = pathlib.Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        charts = {k: chart_efficiency(k, platforms, out) for k in kernels}
+        if speedup:
+            charts["speedup"] = chart_speedup(speedup, out)
+        report = markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped)
+        save(out / "report.md", lambda t: t.write_text(report))
+        numbers = {"platforms": list(platforms), "phi": phi, "efficiency": efficiency, "speedup": speedup}
+        save(out / "report.json", lambda t: t.write_text(json.dumps(numbers, indent=1) + "\n"))
+    except OSError as e:
+        fail(f"{e.filename or out}: cannot write ({e.strerror})")
+    for k in kernels:
+        lacking = [n for n, v in efficiency[k].items() if v is None]
+        print(f"Φ {k:8} = {phi[k]:.3f} over {len(platforms)} platforms"
+              + (f" (no record on {', '.join(lacking)})" if lacking else ""))
+    for name, by_kernel in speedup.items():
+        for k, s in by_kernel.items():
+            print(f"GPU ÷ CPU throughput on {name}, {k:8} = {s['geometric_mean']:.3g} (geometric mean of "
+                  f"{s['cases']} cases; higher = GPU faster)")
+    if skipped:
+        print(f"left out {len(skipped)} records with no efficiency (listed in report.md)")
+    print(f"wrote {out / 'report.md'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""perf/report.py on the hand-written records beside this file:
+
+    test_report.py REPORT_PY OUT_DIR
+
+gpu-box holds a GPU machine's records (cuda, and openmp on its host cores), cpu-box a CPU
+machine's (openmp; no copy or rfilter record). Φ, the per-platform efficiencies and the
+CPU-vs-GPU speed-up are computed here by hand from the fixtures' numbers; bad input must
+give one line on stderr naming the file and exit status 2.
+"""
+import json
+import math
+import pathlib
+import subprocess
+import sys
+
+REPORT, OUT = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+HERE = pathlib.Path(__file__).resolve().parent
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def same(a, b):
+    return a is not None and math.isclose(a, b, rel_tol=1e-12, abs_tol=0)
+
+
+def run(*args):
+    return subprocess.run([sys.executable, str(REPORT), *map(str, args)], capture_output=True, text=True)
+
+
+def report(*args):
+    """A run that must succeed; its numbers."""
+    result = run(*args)
+    if result.returncode != 0:
+        sys.exit(f"FAIL: report.py {' '.join(map(str, args))}: exit status {result.returncode}: {result.stderr}")
+    return result, json.loads((pathlib.Path(args[-1]) / "report.json").read_text())
+
+
+def hm(*values):  # Pennycook's Φ: the harmonic mean
+    return len(values) / sum(1 / v for v in values)
+
+
+# Two platforms: the GPU of gpu-box and the CPU-only machine, which has no copy record.
+out = OUT / "two-platforms"
+result, numbers = report(HERE / "gpu-box", HERE / "cpu-box", "--platforms", "gpu-box:cuda,cpu-box", "--out", out)
+check(numbers["platforms"] == ["gpu-box:cuda", "cpu-box:openmp"], f"platforms {numbers['platforms']}")
+check(same(numbers["efficiency"]["lbm"]["gpu-box:cuda"], hm(0.8, 0.5)), "lbm efficiency on gpu-box:cuda")
+check(same(numbers["efficiency"]["lbm"]["cpu-box:openmp"], hm(0.25, 0.2)), "lbm efficiency on cpu-box:openmp")
+check(same(numbers["phi"]["lbm"], hm(hm(0.8, 0.5), hm(0.25, 0.2))), f"Φ lbm = {numbers['phi']['lbm']}")
+check(numbers["efficiency"]["copy"]["cpu-box:openmp"] is None, "copy has no record on cpu-box")
+check(numbers["phi"]["copy"] == 0 and numbers["phi"]["rfilter"] == 0, f"Φ copy, rfilter {numbers['phi']}: not 0")
+check("Φ copy     = 0.000 over 2 platforms (no record on cpu-box:openmp)" in result.stdout, result.stdout)
+check(numbers["speedup"] == {}, "a speed-up without a folder holding both spaces")
+check("gbees" not in numbers["phi"], "the gbees case that did not run counts as a record")
+markdown = (out / "report.md").read_text()
+check("| lbm | architectural | 0.615 | 0.222 | **0.327** |" in markdown, "the Φ row of lbm in report.md")
+check("besselk-accuracy-regions-ours.json`: no entry in the efficiency table" in markdown, "the left-out record")
+check("gbees-lorenz96-openmp.json`: the record says the case did not run" in markdown, "the record that did not run")
+for png in ("efficiency-lbm.png", "efficiency-copy.png", "efficiency-rfilter.png"):
+    check((out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG")
+check(not (out / "speedup.png").exists(), "speedup.png without a speed-up")
+
+# Every platform: gpu-box adds its host cores, so the speed-up appears.
+out = OUT / "all-platforms"
+result, numbers = report(HERE / "gpu-box", HERE / "cpu-box", "--out", out)
+check(numbers["platforms"] == ["gpu-box:openmp", "gpu-box:cuda", "cpu-box:openmp"], f"{numbers['platforms']}")
+check(same(numbers["phi"]["lbm"], hm(0.4, hm(0.8, 0.5), hm(0.25, 0.2))), f"Φ lbm = {numbers['phi']['lbm']}")
+check(same(numbers["phi"]["copy"], 0) and same(numbers["efficiency"]["copy"]["gpu-box:openmp"], 0.75), "copy")
+# rfilter: field64-x only (the Table-1 line case stays out of Φ); 1.25 on openmp is capped at 1.
+check(same(numbers["efficiency"]["rfilter"]["gpu-box:openmp"], 1.0), "rfilter field capped at 1")
+check(same(numbers["efficiency"]["rfilter"]["gpu-box:cuda"], 0.6), "rfilter: the line case in the efficiency")
+speedup = numbers["speedup"]["gpu-box"]
+check(same(speedup["lbm"]["geometric_mean"], 8000 / 200) and speedup["lbm"]["cases"] == 1, f"lbm speed-up {speedup}")
+check(same(speedup["copy"]["geometric_mean"], 1800 / 60), "copy speed-up")
+# times: CPU time ÷ GPU time; field 0.02/0.001 = 20, line 8e-5/4e-5 = 2
+rfilter = speedup["rfilter"]
+check(same(rfilter["geometric_mean"], math.sqrt(20 * 2)) and same(rfilter["lowest"], 2)
+      and same(rfilter["highest"], 20), f"rfilter speed-up {rfilter}")
+markdown = (out / "report.md").read_text()
+check("| gpu-box | lbm | 1 | 40 | 40 | 40 |" in markdown, "the lbm speed-up row in report.md")
+check("GPU ÷ CPU throughput" in markdown and "higher = GPU faster" in markdown, "the speed-up's direction")
+row = "| field64-x | wall_seconds (lower = better) | efficiency | 1 (1.25) · 0.02 | 0.600 · 0.001 | — |"
+check(row in markdown, "the rfilter case row: capped on openmp, not run on cpu-box")
+check((out / "speedup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "speedup.png is not a PNG")
+
+# Bad input: one line on stderr naming the file, exit status 2, no traceback.
+empty = OUT / "empty"
+empty.mkdir(parents=True, exist_ok=True)
+for what, folder, expected in (
+        ("no records", empty, f"report: error: {empty}: no pk-bench result records"),
+        ("malformed JSON", HERE / "malformed", "malformed/lbm-aa-fp32-64-cuda.json: not a readable JSON"),
+        ("no headline", HERE / "no-headline", "no-headline/lbm-aa-fp32-64-cuda.json: no number for 'mlups'")):
+    result = run(folder, "--out", OUT / "bad")
+    check(result.returncode == 2, f"{what}: exit status {result.returncode}")
+    check(len(result.stderr.splitlines()) == 1 and expected in result.stderr, f"{what}: stderr {result.stderr!r}")
+result = run(HERE / "gpu-box", "--platforms", "gpu-box:hip", "--out", OUT / "bad")
+check(result.returncode == 2 and "no platform 'gpu-box:hip'" in result.stderr, f"unknown platform: {result.stderr!r}")
+
+if failures:
+    sys.exit(f"{len(failures)} check(s) failed")
+print("ok: Φ, efficiencies, speed-up, Markdown, PNGs and bad input")
