@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Portability report from pk-bench records: the efficiency of every case on every platform,
-Pennycook's performance-portability metric Φ per kernel, and the CPU-vs-GPU speed-up.
+Pennycook's performance-portability metric Φ per kernel, the CPU-vs-GPU speed-up and CPU strong scaling.
 
-    perf/report.py [NAME=]FOLDER... [--platforms P,...] --out DIR
+    perf/report.py [NAME=]FOLDER... [--platforms P,...] [--threads DIR] --out DIR
 
 A platform is one execution space in one folder of records, NAME:SPACE (h100:cuda, h100:openmp):
 `pk-bench --space all` puts a CPU's and a GPU's records in one folder, and an efficiency belongs
 to one piece of hardware. NAME is the folder's name unless given. --platforms keeps only those
 named, as NAME (all its spaces) or NAME:SPACE (default: all). Writes DIR/report.md, report.json
-(full precision), efficiency-<kernel>.png and speedup.png. Bad input: one line on stderr, status 2.
+(full precision), efficiency-<kernel>.png and speedup.png. --threads DIR adds CPU strong scaling:
+DIR/threads-<N>/ holds the records of one OpenMP run of the same problems at N threads
+(perf/device/threads.sh); each case's speed-up over the lowest N and its parallel efficiency go
+into report.md, and threads-<kernel>.png. Bad input: one line on stderr, status 2.
 """
 import argparse
 import collections
@@ -23,6 +26,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 except ImportError:
     plt = None
 
@@ -110,6 +114,64 @@ def read_folder(name, folder, skipped):
     return dict(sorted(platforms.items(), key=lambda item: (item[1]["space"] != "openmp", item[0])))  # CPU first
 
 
+def read_threads(folder, skipped):
+    """{N: platform} from FOLDER/threads-<N>/, one OpenMP run per thread count N, lowest N first."""
+    folder = pathlib.Path(folder)
+    if not folder.is_dir():
+        fail(f"--threads {folder}: not a folder")
+    runs = {}
+    for sub in folder.iterdir():
+        match = re.fullmatch(r"threads-([1-9][0-9]*)", sub.name)
+        if match and sub.is_dir():
+            platform = read_folder(sub.name, sub, skipped).get(f"{sub.name}:openmp")
+            if platform is None:
+                fail(f"{sub}: no OpenMP records (thread counts are OpenMP's)")
+            # A zero figure has no ratio: the case counts as missing at that thread count.
+            platform["cases"] = {key: e for key, e in platform["cases"].items() if e["value"] > 0}
+            runs[int(match[1])] = platform
+    if len(runs) < 2:
+        fail(f"--threads {folder}: {'one threads-<N> subfolder' if runs else 'no threads-<N> subfolders'}; "
+             "strong scaling needs records at two thread counts or more (perf/device/threads.sh)")
+    return dict(sorted(runs.items()))
+
+
+def geometric_mean(values):
+    return math.exp(sum(map(math.log, values)) / len(values))
+
+
+def strong_scaling(runs):
+    """Per kernel, each case's speed-up over the lowest thread count and parallel efficiency at every
+    other count where it has a record, and their geometric means per count (speed-ups are ratios)."""
+    low = min(runs)
+    kernels = collections.defaultdict(dict)
+    for (kernel, case), base in runs[low]["cases"].items():
+        points = {}
+        for n, run in runs.items():
+            e = run["cases"].get((kernel, case))
+            if n != low and e:
+                s = e["value"] / base["value"] if base["row"].higher else base["value"] / e["value"]
+                points[n] = {"speedup": s, "efficiency": s / (n / low)}
+        if points:
+            kernels[kernel][case] = {"headline": base["row"].headline, "higher": base["row"].higher,
+                                     "at_lowest": base["value"], "points": points}
+    scaling = {}
+    for kernel, cases in sorted(kernels.items()):
+        means = {}
+        for n in runs:
+            values = [c["points"][n]["speedup"] for c in cases.values() if n in c["points"]]
+            if values:
+                means[n] = {"cases": len(values), "speedup": geometric_mean(values),
+                            "efficiency": geometric_mean(values) / (n / low)}
+        scaling[kernel] = {"cases": dict(sorted(cases.items(), key=lambda item: natural(item[0]))),
+                           "geometric_mean": means}
+    missing = collections.defaultdict(dict)
+    for kernel, case in sorted(set().union(*(run["cases"] for run in runs.values())), key=natural):
+        absent = [n for n, run in runs.items() if (kernel, case) not in run["cases"]]
+        if absent:
+            missing[kernel][case] = absent
+    return {"counts": list(runs), "kernels": scaling, "missing": dict(missing)}
+
+
 def harmonic_mean(values):
     values = list(values)
     return 0.0 if min(values) <= 0 else len(values) / sum(1 / v for v in values)
@@ -131,12 +193,13 @@ def speedups(platforms):
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     for p in platforms.values():
         gpu = platforms.get(f"{p['name']}:cuda")
-        for key in (p["cases"].keys() & gpu["cases"].keys()) if p["space"] == "openmp" and gpu else ():
+        # Sorted: a set's order changes between runs, and with it the mean's last digits.
+        for key in sorted(p["cases"].keys() & gpu["cases"].keys()) if p["space"] == "openmp" and gpu else ():
             cpu_value, gpu_value = p["cases"][key]["value"], gpu["cases"][key]["value"]
             if min(cpu_value, gpu_value) > 0:
                 ratios[p["name"]][key[0]].append(gpu_value / cpu_value if p["cases"][key]["row"].higher
                                                  else cpu_value / gpu_value)
-    return {name: {k: {"cases": len(v), "geometric_mean": math.exp(sum(map(math.log, v)) / len(v)),
+    return {name: {k: {"cases": len(v), "geometric_mean": geometric_mean(v),
                        "lowest": min(v), "highest": max(v)} for k, v in sorted(by.items())}
             for name, by in sorted(ratios.items())}
 
@@ -200,6 +263,35 @@ def chart_speedup(speedup, out):
     return save_chart(fig, ax, out / "speedup.png")
 
 
+def threads(n):
+    return f"{n} thread{'s' if n > 1 else ''}"
+
+
+def chart_threads(kernel, scaling, out):
+    counts, low = scaling["counts"], scaling["counts"][0]
+    fig, ax = plt.subplots(figsize=(7, 4.8))
+    for i, (case, c) in enumerate(scaling["kernels"][kernel]["cases"].items()):
+        ns = [low, *c["points"]]
+        # Colour and marker cycle with different periods: a pair stays unique well past lbm's 12 cases.
+        ax.plot(ns, [1, *(p["speedup"] for p in c["points"].values())], color=f"C{i % 10}", marker="osD^v<>"[i % 7],
+                markersize=4, linewidth=1.2, label=case)
+    ax.plot(counts, [n / low for n in counts], color="black", linestyle="--", linewidth=1,
+            label=f"ideal (threads ÷ {low})")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(counts, [str(n) for n in counts])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.grid(True, which="major", color="0.9")
+    ax.set_xlabel("OpenMP threads (log2 scale)")
+    ax.set_ylabel(f"speed-up over {threads(low)}\n(log2 scale; higher = better)")
+    ax.set_title(f"{kernel}: CPU strong scaling, speed-up over {threads(low)} per case "
+                 "(throughput ratio;\nfor a time, the inverse) vs OpenMP threads; higher = better, dashed = ideal",
+                 fontsize=10)
+    return save_chart(fig, ax, out / f"threads-{kernel}.png")
+
+
 def cell(e):
     """A case on a platform: the efficiency (or, outside Φ, the ratio) · the headline figure."""
     if e is None:
@@ -209,7 +301,47 @@ def cell(e):
     return f"{shown} · {e['value']:.4g}"
 
 
-def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped):
+def scaling_section(scaling, runs, folder, charts):
+    counts, low = scaling["counts"], scaling["counts"][0]
+    device = re.sub(r" \(\d+ threads?\)$", "", runs[low]["device"])  # the count pk-bench appends is one run's
+    lines = ["## CPU strong scaling", "",
+             f"The same problems on OpenMP at {', '.join(map(str, counts))} threads, one run per count "
+             f"(`{folder}/threads-<N>/`; device: {device}). Each cell: the speed-up over "
+             f"{threads(low)} (throughput at N ÷ throughput at {low}; for a time, time at {low} ÷ time at N) and, "
+             f"in brackets, the parallel efficiency = speed-up ÷ (N ÷ {low}). Higher = better for both; "
+             f"ideal: speed-up N ÷ {low}, efficiency 1.", ""]
+    for k, by_kernel in scaling["kernels"].items():
+        lines += [f"### {k}: strong scaling", "",
+                  f"| case | headline at {threads(low)} | " + " | ".join(threads(n) for n in counts[1:]) + " |",
+                  "|---|---|" + "---|" * (len(counts) - 1)]
+        for case, c in by_kernel["cases"].items():
+            cells = [f"{c['points'][n]['speedup']:.3g} ({c['points'][n]['efficiency']:.2f})" if n in c["points"]
+                     else "—" for n in counts[1:]]
+            lines.append(f"| {case} | {c['at_lowest']:.4g} {c['headline']} "
+                         f"({'higher' if c['higher'] else 'lower'} = better) | " + " | ".join(cells) + " |")
+        means = by_kernel["geometric_mean"]
+        cells = [f"**{means[n]['speedup']:.3g} ({means[n]['efficiency']:.2f})**, {means[n]['cases']} "
+                 f"case{'s' if means[n]['cases'] > 1 else ''}"
+                 if n in means else "—" for n in counts[1:]]
+        lines += ["| geometric mean | | " + " | ".join(cells) + " |", "",
+                  f"![{k}: speed-up vs OpenMP threads]({charts[k]})", ""]
+    if not scaling["kernels"]:
+        lines += [f"No case has a record at {threads(low)} and at another count.", ""]
+    if scaling["missing"]:
+        lines += ["Cases without a record at some thread counts (that run stopped before the case, e.g. at "
+                  "perf/device/threads.sh's time limit, or the case did not run there); a case without one at "
+                  f"{threads(low)} has no speed-up:", ""]
+        for k, by_case in scaling["missing"].items():
+            grouped = collections.defaultdict(list)
+            for case, absent in by_case.items():
+                grouped[tuple(absent)].append(case)
+            lines += [f"- {k} {', '.join(cases)}: no record at {', '.join(map(threads, absent))}"
+                      for absent, cases in grouped.items()]
+        lines.append("")
+    return lines
+
+
+def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scaling_lines):
     names = list(platforms)
     lines = ["# Portability report", "",
              "A platform is one execution space in one folder of records.", "",
@@ -236,7 +368,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped):
         lines += ["", f"![CPU vs GPU speed-up]({charts['speedup']})"]
     else:
         lines.append("No folder holds both an openmp and a cuda record of the same case.")
-    lines += ["", "## Efficiency per case", "",
+    lines += ["", *scaling_lines, "## Efficiency per case", "",
               "Each cell: the efficiency (0..1, higher = better; `1 (r)`: capped from the ratio r) or, for a "
               "case outside Φ, its ratio to the limit (×, higher = better); after `·` the headline figure.", ""]
     for k in sorted({k for p in platforms.values() for k, _ in p["cases"]}):
@@ -269,6 +401,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", metavar="[NAME=]FOLDER", help="a folder of one platform's records")
     parser.add_argument("--platforms", help="comma-separated NAME or NAME:SPACE to report on (default: all)")
+    parser.add_argument("--threads", metavar="DIR", help="CPU strong scaling from DIR/threads-<N>/ (one OpenMP run "
+                        "of the same problems at N threads, as perf/device/threads.sh writes)")
     parser.add_argument("--out", required=True, help="folder for report.md, report.json and the PNGs")
     args = parser.parse_args()
     if plt is None:
@@ -290,15 +424,23 @@ def main():
     efficiency = {k: {n: kernel_efficiency(p, k) for n, p in platforms.items()} for k in kernels}
     phi = {k: 0.0 if None in efficiency[k].values() else harmonic_mean(efficiency[k].values()) for k in kernels}
     speedup = speedups(platforms)
+    runs = read_threads(args.threads, skipped) if args.threads else None
+    scaling = strong_scaling(runs) if runs else None
     out = pathlib.Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         charts = {k: chart_efficiency(k, platforms, out) for k in kernels}
         if speedup:
             charts["speedup"] = chart_speedup(speedup, out)
-        report = markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped)
+        scaling_lines = []
+        if scaling:
+            thread_charts = {k: chart_threads(k, scaling, out) for k in scaling["kernels"]}
+            scaling_lines = scaling_section(scaling, runs, args.threads, thread_charts)
+        report = markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scaling_lines)
         save(out / "report.md", lambda t: t.write_text(report))
         numbers = {"platforms": list(platforms), "phi": phi, "efficiency": efficiency, "speedup": speedup}
+        if scaling:
+            numbers["threads"] = {"folder": args.threads, **scaling}
         save(out / "report.json", lambda t: t.write_text(json.dumps(numbers, indent=1) + "\n"))
     except OSError as e:
         fail(f"{e.filename or out}: cannot write ({e.strerror})")
@@ -310,6 +452,10 @@ def main():
         for k, s in by_kernel.items():
             print(f"GPU ÷ CPU throughput on {name}, {k:8} = {s['geometric_mean']:.3g} (geometric mean of "
                   f"{s['cases']} cases; higher = GPU faster)")
+    for k, by_kernel in scaling["kernels"].items() if scaling else ():
+        n, mean = max(by_kernel["geometric_mean"].items())
+        print(f"CPU strong scaling, {k:8}: speed-up {mean['speedup']:.3g} at {n} threads over {min(runs)} "
+              f"(efficiency {mean['efficiency']:.2f}; geometric mean of {mean['cases']} cases; higher = better)")
     if skipped:
         print(f"left out {len(skipped)} records with no efficiency (listed in report.md)")
     print(f"wrote {out / 'report.md'}")

@@ -4,9 +4,10 @@
     test_report.py REPORT_PY OUT_DIR
 
 gpu-box holds a GPU machine's records (cuda, and openmp on its host cores), cpu-box a CPU
-machine's (openmp; no copy or rfilter record). Φ, the per-platform efficiencies and the
-CPU-vs-GPU speed-up are computed here by hand from the fixtures' numbers; bad input must
-give one line on stderr naming the file and exit status 2.
+machine's (openmp; no copy or rfilter record), threads one OpenMP run per thread count (2 and
+8: lbm, rfilter's time, and a gbees case only at 2). Φ, the per-platform efficiencies, the
+CPU-vs-GPU speed-up and the strong scaling are computed here by hand from the fixtures' numbers;
+bad input must give one line on stderr naming the file and exit status 2.
 """
 import json
 import math
@@ -64,6 +65,7 @@ check("gbees-lorenz96-openmp.json`: the record says the case did not run" in mar
 for png in ("efficiency-lbm.png", "efficiency-copy.png", "efficiency-rfilter.png"):
     check((out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG")
 check(not (out / "speedup.png").exists(), "speedup.png without a speed-up")
+check("threads" not in numbers and "CPU strong scaling" not in markdown, "strong scaling without --threads")
 
 # Every platform: gpu-box adds its host cores, so the speed-up appears.
 out = OUT / "all-platforms"
@@ -88,6 +90,28 @@ row = "| field64-x | wall_seconds (lower = better) | efficiency | 1 (1.25) · 0.
 check(row in markdown, "the rfilter case row: capped on openmp, not run on cpu-box")
 check((out / "speedup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "speedup.png is not a PNG")
 
+# CPU strong scaling, 2 -> 8 threads: lbm 100 -> 350 MLUPS, speed-up 3.5, efficiency 3.5 / 4; rfilter
+# 0.02 -> 0.008 s (lower = better), speed-up 0.02 / 0.008 = 2.5, efficiency 2.5 / 4.
+out = OUT / "threads"
+result, numbers = report(HERE / "gpu-box", "--threads", HERE / "threads", "--out", out)
+scaling = numbers["threads"]
+check(scaling["counts"] == [2, 8], f"thread counts {scaling['counts']}")
+for kernel, case, speed_up in (("lbm", "aa-fp32-64", 3.5), ("rfilter", "field64-x", 2.5)):
+    point = scaling["kernels"][kernel]["cases"][case]["points"]["8"]
+    check(same(point["speedup"], speed_up) and same(point["efficiency"], speed_up / 4), f"{kernel} {case}: {point}")
+    mean = scaling["kernels"][kernel]["geometric_mean"]["8"]
+    check(mean["cases"] == 1 and same(mean["speedup"], speed_up), f"{kernel} geometric mean {mean}")
+    check((out / f"threads-{kernel}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"threads-{kernel}.png")
+check("gbees" not in scaling["kernels"] and not (out / "threads-gbees.png").exists(), "gbees scaled from one count")
+check(scaling["missing"] == {"gbees": {"lorenz63": [8]}}, f"missing {scaling['missing']}")
+markdown = (out / "report.md").read_text()
+check("## CPU strong scaling" in markdown and "Higher = better for both" in markdown, "the scaling section")
+check("| case | headline at 2 threads | 8 threads |" in markdown, "the scaling table's header")
+check("| aa-fp32-64 | 100 mlups (higher = better) | 3.5 (0.88) |" in markdown, "the lbm scaling row")
+check("| field64-x | 0.02 wall_seconds (lower = better) | 2.5 (0.62) |" in markdown, "the rfilter scaling row")
+check("- gbees lorenz63: no record at 8 threads" in markdown, "the note on the missing case")
+check("CPU strong scaling, lbm     : speed-up 3.5 at 8 threads over 2" in result.stdout, result.stdout)
+
 # Bad input: one line on stderr naming the file, exit status 2, no traceback.
 empty = OUT / "empty"
 empty.mkdir(parents=True, exist_ok=True)
@@ -98,9 +122,12 @@ for what, folder, expected in (
     result = run(folder, "--out", OUT / "bad")
     check(result.returncode == 2, f"{what}: exit status {result.returncode}")
     check(len(result.stderr.splitlines()) == 1 and expected in result.stderr, f"{what}: stderr {result.stderr!r}")
+result = run(HERE / "gpu-box", "--threads", empty, "--out", OUT / "bad")
+check(result.returncode == 2 and len(result.stderr.splitlines()) == 1
+      and f"--threads {empty}: no threads-<N> subfolders" in result.stderr, f"--threads: stderr {result.stderr!r}")
 result = run(HERE / "gpu-box", "--platforms", "gpu-box:hip", "--out", OUT / "bad")
 check(result.returncode == 2 and "no platform 'gpu-box:hip'" in result.stderr, f"unknown platform: {result.stderr!r}")
 
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
-print("ok: Φ, efficiencies, speed-up, Markdown, PNGs and bad input")
+print("ok: Φ, efficiencies, speed-up, strong scaling, Markdown, PNGs and bad input")
