@@ -34,6 +34,9 @@ class Portablekernels(CMakePackage, CudaPackage):
     git = "https://github.com/portablekernels/portablekernels.git"
     url = "https://github.com/portablekernels/portablekernels/archive/refs/tags/v0.1.0.tar.gz"
 
+    maintainers("portablekernels")
+    license("BSD-3-Clause")
+
     version("main", branch="main")
     # 0.1.0 is commit 8d190a7 (the tag v0.1.0 goes there). sha256 of
     # `git archive --format=tar.gz --prefix=portablekernels-0.1.0/ 8d190a7`, the archive GitHub
