@@ -18,13 +18,13 @@
 #include <pk/rfilter/three_dvar.hpp>
 
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #if PK_ENABLE_MPI
-#include <pk/mpi/app.hpp>
-#include <pk/mpi/devices.hpp>
+#include <pk/mpi/program.hpp>
 #include <pk/rfilter/distributed_three_dvar.hpp>
 #endif
 
@@ -133,6 +133,32 @@ std::optional<Setup> parse(int argc, char** argv) {
   return Setup{o, settings, file_observations, chunking, spaces, *kokkos_args};
 }
 
+// How an analysis went, for one line on stdout: "CG converged in ... s", `where` after the
+// iteration count.
+void print_summary(const std::string& space, const rf::AnalysisResult& result, const std::string& where,
+                   double background_rmse, double analysis_rmse, double seconds) {
+  std::cout << space << ": CG "
+            << (result.cg.converged ? "converged" : result.cg.interrupted ? "interrupted" : "did NOT converge") << " in "
+            << result.cg.iterations << " iterations" << where << ", residual " << result.cg.relative_residual
+            << " (recomputed " << result.cg.true_relative_residual << "); rmse background " << background_rmse
+            << " -> analysis " << analysis_rmse << "; " << seconds << " s" << std::endl;
+}
+
+// The figures of every 3D-Var record.
+std::map<std::string, double> analysis_metrics(const Options& o, long points, std::size_t observations,
+                                               const rf::AnalysisResult& result, double seconds,
+                                               double background_rmse, double analysis_rmse) {
+  return {{"wall_seconds", seconds},
+          {"n", static_cast<double>(points)},
+          {"k", static_cast<double>(o.iterations)},
+          {"observations", static_cast<double>(observations)},
+          {"cg_iterations", static_cast<double>(result.cg.iterations)},
+          {"cg_relative_residual", result.cg.true_relative_residual},
+          {"cg_converged", result.cg.converged ? 1.0 : 0.0},
+          {"background_rmse", background_rmse},
+          {"analysis_rmse", analysis_rmse}};
+}
+
 template <class Space>
 void run(const Space& space, const Setup& setup, const std::string& command, pk::Table& table) {
   const Options& o = setup.o;
@@ -173,25 +199,14 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
   double chunk_error = 0;
   for (std::size_t i = 0; i < hu.size(); ++i) chunk_error = std::max(chunk_error, std::abs(hu.data()[i] - hc.data()[i]));
 
-  std::cout << name << ": CG "
-            << (result.cg.converged ? "converged" : result.cg.interrupted ? "interrupted" : "did NOT converge") << " in "
-            << result.cg.iterations << " iterations, residual " << result.cg.relative_residual << " (recomputed "
-            << result.cg.true_relative_residual << "); rmse background " << background_rmse << " -> analysis "
-            << analysis_rmse << "; " << seconds << " s" << std::endl;
+  print_summary(name, result, "", background_rmse, analysis_rmse, seconds);
   table.add_row({name, std::to_string(result.cg.iterations), pk::format_number(result.cg.true_relative_residual, 3),
                  pk::format_number(background_rmse), pk::format_number(analysis_rmse),
                  pk::format_number(chunk_error, 3), pk::format_number(seconds, 3)});
   pk::ResultRecord record{"3dvar", "synthetic", name, pk::describe_device(space), command,
-                          {{"wall_seconds", seconds},
-                           {"n", static_cast<double>(grid.size())},
-                           {"k", static_cast<double>(o.iterations)},
-                           {"observations", static_cast<double>(problem.observations.size())},
-                           {"cg_iterations", static_cast<double>(result.cg.iterations)},
-                           {"cg_relative_residual", result.cg.true_relative_residual},
-                           {"cg_converged", result.cg.converged ? 1.0 : 0.0},
-                           {"background_rmse", background_rmse},
-                           {"analysis_rmse", analysis_rmse},
-                           {"chunked_max_difference", chunk_error}}};
+                          analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds,
+                                           background_rmse, analysis_rmse)};
+  record.metrics["chunked_max_difference"] = chunk_error;
   record.interrupted = result.cg.interrupted;
   const std::string path = pk::write_result(record, o.out);
   std::cerr << "wrote " << path << '\n';
@@ -251,37 +266,22 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
   const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
   if (world.rank() != 0) return;
-  std::cout << name << ": CG " << (result.cg.converged ? "converged" : "did NOT converge") << " in "
-            << result.cg.iterations << " iterations on " << world.size() << " ranks (x slabs, overlap "
-            << setup.chunking.overlap << "), residual " << result.cg.relative_residual << " (recomputed "
-            << result.cg.true_relative_residual << "); rmse background " << background_rmse << " -> analysis "
-            << analysis_rmse << "; " << seconds << " s" << std::endl;
+  print_summary(name, result,
+                " on " + std::to_string(world.size()) + " ranks (x slabs, overlap " +
+                    std::to_string(setup.chunking.overlap) + ")",
+                background_rmse, analysis_rmse, seconds);
   pk::ResultRecord record{"3dvar", "synthetic-np" + std::to_string(world.size()), name, pk::describe_device(space), command,
-                          {{"wall_seconds", seconds},
-                           {"n", static_cast<double>(grid.size())},
-                           {"ranks", static_cast<double>(world.size())},
-                           {"points_per_rank", static_cast<double>(grid.size()) / world.size()},
-                           {"overlap", static_cast<double>(setup.chunking.overlap)},
-                           {"k", static_cast<double>(o.iterations)},
-                           {"observations", static_cast<double>(problem.observations.size())},
-                           {"cg_iterations", static_cast<double>(result.cg.iterations)},
-                           {"cg_relative_residual", result.cg.true_relative_residual},
-                           {"cg_converged", result.cg.converged ? 1.0 : 0.0},
-                           {"background_rmse", background_rmse},
-                           {"analysis_rmse", analysis_rmse}}};
+                          analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds,
+                                           background_rmse, analysis_rmse)};
+  record.metrics["ranks"] = world.size();
+  record.metrics["points_per_rank"] = static_cast<double>(grid.size()) / world.size();
+  record.metrics["overlap"] = setup.chunking.overlap;
   std::cerr << "wrote " << pk::write_result(record, o.out) << '\n';
 }
 
-// pk-3dvar on several ranks: every rank parses the same command line, then solves its slab.
-int distributed_main(const pk::mpi::Communicator& world, int argc, char** argv) {
-  std::optional<Setup> setup;
-  pk::mpi::collectively(world, [&] { setup = parse(argc, argv); });
-  if (!setup) return 0;
-  const std::string command = pk::command_line(argc, argv);
-  pk::mpi::require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
-  std::optional<pk::Session> session;
-  pk::mpi::collectively(world, [&] { session.emplace(pk::mpi::rank_kokkos_arguments(world, setup->kokkos_args)); });
-  pk::for_each_selected_space(setup->spaces, [&](const auto& space) { run_distributed(world, space, *setup, command); });
+// pk-3dvar on several ranks: every rank solves its slab.
+int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
+  pk::for_each_selected_space(setup.spaces, [&](const auto& space) { run_distributed(world, space, setup, command); });
   return 0;
 }
 #endif
@@ -291,10 +291,7 @@ int distributed_main(const pk::mpi::Communicator& world, int argc, char** argv) 
 int main(int argc, char** argv) {
 #if PK_ENABLE_MPI
   pk::mpi::Environment mpi(argc, argv);
-  if (mpi.ranks() > 1) {
-    const pk::mpi::Communicator world;
-    return pk::mpi::run_app("pk-3dvar", world, [&] { return distributed_main(world, argc, argv); });
-  }
+  if (mpi.ranks() > 1) return pk::mpi::run_program("pk-3dvar", argc, argv, parse, run_ranks);
 #endif
   return pk::run_app("pk-3dvar", [&] {
     // Everything is checked before Kokkos starts.

@@ -25,8 +25,7 @@
 
 #if PK_ENABLE_MPI
 #include <pk/lbm/distributed_solver.hpp>
-#include <pk/mpi/app.hpp>
-#include <pk/mpi/devices.hpp>
+#include <pk/mpi/program.hpp>
 #endif
 
 namespace {
@@ -288,20 +287,13 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   return {name, std::move(fields)};
 }
 
-// pk-lbm on several ranks: every rank parses the same command line, then steps its slab.
-int distributed_main(const pk::mpi::Communicator& world, int argc, char** argv) {
-  std::optional<Setup> setup;
-  pk::mpi::collectively(world, [&] { setup = parse(argc, argv); });
-  if (!setup) return 0;
-  const std::string command = pk::command_line(argc, argv);
-  pk::mpi::require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
-  std::optional<pk::Session> session;
-  pk::mpi::collectively(world, [&] { session.emplace(pk::mpi::rank_kokkos_arguments(world, setup->kokkos_args)); });
+// pk-lbm on several ranks: every rank steps its slab.
+int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
   std::vector<Run> runs;
-  pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
+  pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
-    runs.push_back(with_precision(setup->options, [&](auto real) {
-      return run_distributed<Space, decltype(real)>(world, space, *setup, command);
+    runs.push_back(with_precision(setup.options, [&](auto real) {
+      return run_distributed<Space, decltype(real)>(world, space, setup, command);
     }));
   });
   for (std::size_t i = 1; i < runs.size(); ++i) {
@@ -318,10 +310,7 @@ int distributed_main(const pk::mpi::Communicator& world, int argc, char** argv) 
 int main(int argc, char** argv) {
 #if PK_ENABLE_MPI
   pk::mpi::Environment mpi(argc, argv);
-  if (mpi.ranks() > 1) {
-    const pk::mpi::Communicator world;
-    return pk::mpi::run_app("pk-lbm", world, [&] { return distributed_main(world, argc, argv); });
-  }
+  if (mpi.ranks() > 1) return pk::mpi::run_program("pk-lbm", argc, argv, parse, run_ranks);
 #endif
   return pk::run_app("pk-lbm", [&] {
     // Everything is checked before Kokkos starts.

@@ -6,13 +6,13 @@
 #include <pk/besselk/independent.hpp>
 #include <pk/besselk/reference.hpp>
 #include <pk/core/app.hpp>
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/cli.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/table.hpp>
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -72,19 +72,19 @@ int main(int argc, char** argv) {
     for (const auto& record : records) std::cerr << "wrote " << pk::write_result(record, out) << '\n';
 
     const std::string csv = (std::filesystem::path(out) / "besselk-accuracy-points.csv").string();
-    std::ofstream points(csv);
-    pk::require(points.good(), "cannot write '" + csv + "'");
-    points << "nu,x,ours_log,gsl_log,boost_log,ours_k,gsl_k,boost_k\n";
-    points.precision(3);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto& p = reference[i];
-      points << p.nu << ',' << p.x;
-      // nan: no answer (a library's reported error), or K outside the normal doubles.
-      for (const auto& impl : impls)
-        points << ',' << (std::isnan(impl.log_k[i]) ? NAN : bk::log_k_error(impl.log_k[i], p.log_k));
-      for (const auto& impl : impls) points << ',' << (std::isnan(impl.k[i]) ? NAN : bk::k_error(impl.k[i], p.k));
-      points << '\n';
-    }
+    pk::write_file(csv, [&](std::ostream& points) {
+      points << "nu,x,ours_log,gsl_log,boost_log,ours_k,gsl_k,boost_k\n";
+      points.precision(3);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto& p = reference[i];
+        points << p.nu << ',' << p.x;
+        // nan: no answer (a library's reported error), or K outside the normal doubles.
+        for (const auto& impl : impls)
+          points << ',' << (std::isnan(impl.log_k[i]) ? NAN : bk::log_k_error(impl.log_k[i], p.log_k));
+        for (const auto& impl : impls) points << ',' << (std::isnan(impl.k[i]) ? NAN : bk::k_error(impl.k[i], p.k));
+        points << '\n';
+      }
+    });
     std::cerr << "wrote " << csv << '\n';
     return 0;
   });

@@ -1,5 +1,6 @@
 // 3D-Var with the recursive-filter covariance: observation operator, symmetry of the
 // system, and a synthetic analysis that beats its background.
+#include "rfilter_cases.hpp"
 #include "spaces.hpp"
 
 #include <pk/core/error.hpp>
@@ -17,16 +18,7 @@ template <class Space>
 class Rfilter3dVar : public ::testing::Test {};
 TYPED_TEST_SUITE(Rfilter3dVar, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
 
-rf::SyntheticSettings small_case() {
-  rf::SyntheticSettings s;
-  s.grid = {32, 24, 6};
-  for (auto& c : s.covariance.per_axis) c = rf::make_coefficients(2.5, 4);
-  s.covariance.background_std = 0.5;
-  s.observations = 600;
-  s.observation_std = 0.1;
-  s.seed = 11;
-  return s;
-}
+rf::SyntheticSettings small_case() { return pk::test::small_3dvar_case(32); }
 
 TYPED_TEST(Rfilter3dVar, InterpolationIsExactForLinearFields) {
   const rf::Grid grid{5, 4, 3};

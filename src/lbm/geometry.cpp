@@ -1,3 +1,4 @@
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/lbm/geometry.hpp>
 
@@ -173,16 +174,15 @@ Geometry read_flag_file(const std::string& path) {
 }
 
 void write_flag_file(const Geometry& geometry, const std::string& path) {
-  std::ofstream out(path);
-  require(static_cast<bool>(out), "flag file " + path + ": cannot be written");
-  out << "pk-lbm-flags 1\nsize " << geometry.nx() << ' ' << geometry.ny() << ' ' << geometry.nz() << "\nperiodic "
-      << geometry.periodic(0) << ' ' << geometry.periodic(1) << ' ' << geometry.periodic(2) << "\ndata\n";
-  for (int z = 0; z < geometry.nz(); ++z)
-    for (int y = 0; y < geometry.ny(); ++y) {
-      for (int x = 0; x < geometry.nx(); ++x) out << cell_type_symbol(geometry.at(x, y, z));
-      out << '\n';
-    }
-  require(static_cast<bool>(out), "flag file " + path + ": writing failed");
+  write_file(path, [&](std::ostream& out) {
+    out << "pk-lbm-flags 1\nsize " << geometry.nx() << ' ' << geometry.ny() << ' ' << geometry.nz() << "\nperiodic "
+        << geometry.periodic(0) << ' ' << geometry.periodic(1) << ' ' << geometry.periodic(2) << "\ndata\n";
+    for (int z = 0; z < geometry.nz(); ++z)
+      for (int y = 0; y < geometry.ny(); ++y) {
+        for (int x = 0; x < geometry.nx(); ++x) out << cell_type_symbol(geometry.at(x, y, z));
+        out << '\n';
+      }
+  });
 }
 
 }  // namespace pk::lbm

@@ -1,5 +1,6 @@
 // 3D-Var on several ranks: V is the overlapped chunk decomposition along x (one chunk per
 // rank), V^T its transpose, and the analysis matches one rank's within the chunking error.
+#include "../rfilter_cases.hpp"
 #include "../spaces.hpp"
 
 #include <pk/mpi/communicator.hpp>
@@ -19,16 +20,7 @@ template <class Space>
 class RfilterDistributed : public ::testing::Test {};
 TYPED_TEST_SUITE(RfilterDistributed, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
 
-rf::SyntheticSettings small_case() {
-  rf::SyntheticSettings s;
-  s.grid = {40, 24, 6};
-  for (auto& c : s.covariance.per_axis) c = rf::make_coefficients(2.5, 4);
-  s.covariance.background_std = 0.5;
-  s.observations = 600;
-  s.observation_std = 0.1;
-  s.seed = 11;
-  return s;
-}
+rf::SyntheticSettings small_case() { return pk::test::small_3dvar_case(40); }
 
 // The entries of a whole-grid vector that lie in this rank's slab, on the host.
 template <class Vector>

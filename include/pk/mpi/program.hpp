@@ -1,0 +1,39 @@
+#pragma once
+// The start every distributed program shares: each rank parses the same command line, a
+// command line that differs between ranks is refused, and Kokkos starts on the rank's GPU.
+//
+//   int main(int argc, char** argv) {
+//     pk::mpi::Environment mpi(argc, argv);
+//     if (mpi.ranks() > 1) return pk::mpi::run_program("pk-x", argc, argv, parse, run);
+//     ...
+//   }
+#include <pk/core/app.hpp>
+#include <pk/core/session.hpp>
+#include <pk/mpi/app.hpp>
+#include <pk/mpi/communicator.hpp>
+#include <pk/mpi/devices.hpp>
+
+#include <optional>
+#include <string>
+
+namespace pk::mpi {
+
+// parse(argc, argv): a std::optional of the program's setup (with its `kokkos_args`), empty
+// when --help was answered. run(world, setup, command) then runs on every rank inside
+// run_app, so errors are agreed and reported once.
+template <class Parse, class Run>
+int run_program(const std::string& program, int argc, char** argv, const Parse& parse, const Run& run) {
+  const Communicator world;
+  return run_app(program, world, [&] {
+    decltype(parse(argc, argv)) setup;
+    collectively(world, [&] { setup = parse(argc, argv); });
+    if (!setup) return 0;
+    const std::string command = command_line(argc, argv);
+    require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
+    std::optional<Session> session;
+    collectively(world, [&] { session.emplace(rank_kokkos_arguments(world, setup->kokkos_args)); });
+    return run(world, *setup, command);
+  });
+}
+
+}  // namespace pk::mpi
