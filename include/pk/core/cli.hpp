@@ -17,7 +17,7 @@
 
 namespace pk {
 
-namespace details {
+namespace Details {
 
 // A --config file holds "key = value" lines, the keys being long option names; '#' or ';'
 // start a comment line. CLI11 skips what it does not understand (unknown keys, sections,
@@ -47,7 +47,7 @@ inline void check_config_file(const CLI::App& cli, const std::string& path) {
   }
 }
 
-}  // namespace details
+}  // namespace Details
 
 // Parses argv into `cli`. Returns the --kokkos-* options for pk::Session, or nothing when
 // --help was answered. Throws pk::Error on a bad command line or --config file.
@@ -61,8 +61,8 @@ inline std::optional<std::vector<std::string>> parse_command_line(CLI::App& cli,
     const std::string flag = config->get_lnames().front();
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
-      if (arg == "--" + flag && i + 1 < argc) details::check_config_file(cli, argv[i + 1]);
-      if (arg.rfind("--" + flag + "=", 0) == 0) details::check_config_file(cli, arg.substr(flag.size() + 3));
+      if (arg == "--" + flag && i + 1 < argc) Details::check_config_file(cli, argv[i + 1]);
+      if (arg.rfind("--" + flag + "=", 0) == 0) Details::check_config_file(cli, arg.substr(flag.size() + 3));
     }
   }
   try {

@@ -1,6 +1,7 @@
 #pragma once
 // Invalid input is reported as pk::Error: a message that says what was wrong and what is
 // allowed. Apps print it as one line on stderr and exit with status 2.
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -11,8 +12,15 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline void require(bool condition, const std::string& message) {
-  if (!condition) throw Error(message);
+// Throws pk::Error with the parts of its message written one after another, unless
+// `condition` holds. The message is built only when the check fails: in a loop, pass its
+// parts ("x ", x, " is out of range") rather than one concatenated string.
+template <class... Parts>
+void require(bool condition, const Parts&... parts) {
+  if (condition) return;
+  std::ostringstream message;
+  (message << ... << parts);
+  throw Error(message.str());
 }
 
 }  // namespace pk

@@ -56,7 +56,7 @@ struct SpaceTraits<Kokkos::Cuda> {
 };
 #endif
 
-namespace detail {
+namespace Details {
 template <class... A, class... B>
 SpaceList<A..., B...> concat(SpaceList<A...>, SpaceList<B...>);
 #ifdef KOKKOS_ENABLE_OPENMP
@@ -69,10 +69,15 @@ using CudaSpaces = SpaceList<Kokkos::Cuda>;
 #else
 using CudaSpaces = SpaceList<>;
 #endif
-}  // namespace detail
+}  // namespace Details
 
 // The execution spaces compiled into this build, host first.
-using EnabledSpaces = decltype(detail::concat(detail::OpenMPSpaces{}, detail::CudaSpaces{}));
+using EnabledSpaces = decltype(Details::concat(Details::OpenMPSpaces{}, Details::CudaSpaces{}));
+
+// Whether Space runs on the host's cores (and reaches host memory): the one test kernels
+// and benchmarks use to tell a CPU backend from a GPU one.
+template <class Space>
+inline constexpr bool runs_on_host = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
 
 // GPUs this machine offers the build's device backend (0 in a host-only build).
 inline int device_count() {
