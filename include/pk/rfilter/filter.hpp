@@ -5,7 +5,8 @@
 //  - on CPUs, tiles of lines in lockstep across the SIMD lanes (details/host_tiles.hpp);
 //  - on GPUs, a team per tile and a thread per piece of a line (details/team_sweeps.hpp),
 //    staged in scratch along the contiguous axis (details/staged_tiles.hpp) and held in
-//    registers along the others (details/register_tiles.hpp).
+//    registers along the others (details/register_tiles.hpp), as many lines per team as
+//    is fastest on the device (details/tile_choice.hpp).
 // Longer lines run in place, one thread per line (details/in_place_lines.hpp); see
 // chunked_filter.hpp for splitting long lines across threads.
 #include <pk/core/error.hpp>
@@ -14,9 +15,7 @@
 #include <pk/rfilter/details/host_tiles.hpp>
 #include <pk/rfilter/details/in_place_lines.hpp>
 #include <pk/rfilter/details/lines.hpp>
-#include <pk/rfilter/details/register_tiles.hpp>
-#include <pk/rfilter/details/staged_tiles.hpp>
-#include <pk/rfilter/details/team_tiles.hpp>
+#include <pk/rfilter/details/tile_choice.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -48,14 +47,27 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
     else
       Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
   } else {
-    const int tile = Details::tile_lines(space, geometry.length, geometry.axis_is_contiguous);
+    const int tile = Details::team_tile_lines(space, geometry, c);
     if (tile == 0)
       Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
-    else if (geometry.axis_is_contiguous)
-      Details::filter_lines_staged(space, field3, geometry, c, adjoint, tile);
     else
-      Details::filter_lines_in_registers(space, field3, geometry, c, adjoint, tile);
+      Details::filter_lines_in_teams(space, field3, geometry, c, adjoint, tile);
   }
+}
+
+// Lines that apply_filter filters together along `axis` of `field` (a CPU thread's or a GPU
+// team's tile; 0: one thread per line, in place). On a GPU the first call for a kind of axis
+// and line length times the tiles that fit (pk::autotune), as apply_filter's would: call it
+// before timing the filter.
+template <class Space, class View>
+int tile_lines(const Space& space, const View& field, int axis, const Coefficients& c) {
+  const auto field3 = Details::as_rank3(field);
+  const auto geometry = Details::line_geometry(field3, axis);
+  if (geometry.lines == 0 || geometry.length == 0) return 0;
+  if constexpr (runs_on_host<Space>)
+    return Details::fits_host_tile(space, geometry.length) ? Details::host_tile_lines<Space> : 0;
+  else
+    return Details::team_tile_lines(space, geometry, c);
 }
 
 // Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients

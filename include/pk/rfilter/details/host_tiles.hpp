@@ -1,10 +1,11 @@
 #pragma once
-// CPU threads: a work item stages a tile of host_tile_lines lines in its level-1 scratch as
-// tile(j, l) at j * host_tile_lines + l and filters them in lockstep, vectorised across
-// lines (filter_lines_lockstep). Plain loops copy the tile: lines side by side in memory (an
-// axis other than the contiguous one) copy as one contiguous run per entry j; others line by
-// line.
+// CPU threads: a work item stages a tile of host_tile_lines lines (the SIMD lanes of a few
+// registers: launch_parameters.hpp) in its level-1 scratch as tile(j, l) at
+// j * host_tile_lines + l and filters them in lockstep, vectorised across lines
+// (filter_lines_lockstep). Plain loops copy the tile: lines side by side in memory (an axis
+// other than the contiguous one) copy as one contiguous run per entry j; others line by line.
 #include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/details/launch_parameters.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
 #include <pk/rfilter/details/lines.hpp>
 
@@ -12,15 +13,13 @@
 
 namespace pk::rfilter::Details {
 
-constexpr int host_tile_lines = 32;
-
 template <class Space, class Field3>
 void filter_lines_on_host(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                           const Coefficients& c, bool adjoint) {
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  constexpr int tile = host_tile_lines;
+  constexpr int tile = host_tile_lines<Space>;
   const int n = g.length;
   const long teams = (g.lines + tile - 1) / tile;
   const double alpha = c.alpha, beta = c.beta;
@@ -62,7 +61,7 @@ void filter_lines_on_host(const Space& space, const Field3& field, const LineGeo
 template <class Space>
 bool fits_host_tile(const Space& space, int n) {
   const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(1) - 64;  // less shmem_size's padding
-  return static_cast<long>(n) * host_tile_lines * static_cast<long>(sizeof(double)) <= budget;
+  return static_cast<long>(n) * host_tile_lines<Space> * static_cast<long>(sizeof(double)) <= budget;
 }
 
 }  // namespace pk::rfilter::Details

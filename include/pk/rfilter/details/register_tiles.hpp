@@ -15,7 +15,7 @@ template <class Space, class Field3>
 void filter_lines_in_registers(const Space& space, const Field3& field,
                                const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c,
                                bool adjoint, int tile) {
-  using Policy = GpuTeams<Space, 4>;  // 4 teams per SM: at most 64 registers, enough for a piece
+  using Policy = GpuTeams<Space, register_teams_per_multiprocessor>;
   using Member = typename Policy::member_type;
   using Scratch = ScratchView<Space>;
   using Sweeps = SpaceSweeps<Space>;

@@ -50,14 +50,12 @@ KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const 
 template <class Space, class Field3>
 void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                          const Coefficients& c, bool adjoint, int tile) {
-  // 3 teams per SM (at most 80 registers): the copy's 16 entries in flight need more than 64
-  // without spilling.
-  using Policy = GpuTeams<Space, 3>;
+  using Policy = GpuTeams<Space, staged_teams_per_multiprocessor>;
   using Member = typename Policy::member_type;
   using Scratch = ScratchView<Space>;
   using Sweeps = SpaceSweeps<Space>;
   constexpr int piece = Sweeps::piece_size;
-  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row(n, pieces, tile);
+  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row<Space>(n, pieces, tile);
   const int staged_size = tile * row, ends_size = Sweeps::ends_size(n, tile);
   const long teams = (g.lines + tile - 1) / tile;
   const double alpha = c.alpha, beta = c.beta;
