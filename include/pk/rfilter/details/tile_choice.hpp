@@ -15,10 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace pk::rfilter::Details {
@@ -76,24 +73,15 @@ struct TileTrial {
   }
 };
 
-// Lines per GPU team for the lines of g (0: they do not fit a team). pk::autotune reads the
-// device's facts on every call, and the filter runs many times (every CG iteration), so the
-// choice is also kept here, per device and key.
+// Lines per GPU team for the lines of g (0: they do not fit a team), timed once per device
+// and key; later calls (every CG iteration) find the choice in pk::autotune's cache.
 template <class Space, class Layout>
 int team_tile_lines(const Space& space, const LineGeometry<Layout>& g, const Coefficients& c) {
   const std::vector<int> tiles = tile_candidates(space, g.length, g.axis_is_contiguous);
   if (tiles.size() <= 1) return tiles.empty() ? 0 : tiles.front();
   const std::string key = std::string("pk::rfilter::tile_lines/") + (g.axis_is_contiguous ? "contiguous" : "strided") +
                           "/n=" + std::to_string(g.length);
-  static std::mutex mutex;
-  static std::map<std::pair<int, std::string>, int> chosen;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto found = chosen.find({Kokkos::device_id(), key});
-  if (found != chosen.end() && std::find(tiles.begin(), tiles.end(), found->second) != tiles.end())
-    return found->second;
-  const int tile = pk::autotune(space, key, tiles, TileTrial<Space, Layout>{space, g, c, {}, {}});
-  chosen[{Kokkos::device_id(), key}] = tile;
-  return tile;
+  return pk::autotune(space, key, tiles, TileTrial<Space, Layout>{space, g, c, {}, {}});
 }
 
 }  // namespace pk::rfilter::Details
