@@ -156,7 +156,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     if (progress && wall.seconds() - last_print >= o.progress_seconds) {
       last_print = wall.seconds();
       const double elapsed = r.seconds + timer.seconds();
-      const double rate = solver.statistics().cell_steps / elapsed;
+      const double rate = info.cell_steps / elapsed;
       const double eta = info.time > 0 ? elapsed * (p.end_time - info.time) / info.time : 0;
       std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s   ", info.time, p.end_time,
                    static_cast<long long>(info.step), info.cells, rate, eta);
@@ -198,11 +198,11 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                          const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
   const int n = model.dimension();
-  // Refuse up front what cannot fit: bytes per cell slot x the cells the run may hold (map
-  // and arrays at load 1/1.6), and the Monte Carlo samples (device, and host for the KDE).
-  const MemoryBreakdown per_slot = SparseGrid<Space>::bytes_per_slot(n);
+  // Refuse up front what cannot fit: the grid at the most cells the run may hold, and the
+  // Monte Carlo samples (device, and host for the KDE).
+  const MemoryBreakdown per_slot = bytes_per_slot(n);
   const double planned_cells = std::max(initial_cell_count(p), static_cast<double>(p.max_cells));
-  pk::require_memory(space, 1.6 * planned_cells * per_slot.total() + 16.0 * (n + 1) * o.mc_samples,
+  pk::require_memory(space, planned_bytes(n, planned_cells) + 16.0 * (n + 1) * o.mc_samples,
                      fixed(planned_cells, 0) + " cells (" + fixed(per_slot.total(), 0) + " B per cell slot) and " +
                          std::to_string(o.mc_samples) + " Monte Carlo samples");
 

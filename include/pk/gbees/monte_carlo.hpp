@@ -4,7 +4,8 @@
 // weights, and a Gaussian kernel density estimate (Scott's bandwidth, as scipy's
 // gaussian_kde with weights) evaluated at the grid's cell centres.
 #include <pk/core/error.hpp>
-#include <pk/gbees/details/kernels.hpp>
+#include <pk/gbees/details/gaussian.hpp>
+#include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/host_cells.hpp>
 #include <pk/gbees/models.hpp>
 #include <pk/gbees/parameters.hpp>
@@ -90,20 +91,19 @@ class MonteCarlo {
     time_ = t;
   }
 
-  // Importance weights: w_k *= likelihood(x_k) of the Gaussian measurement.
+  // Importance weights: w_k *= likelihood(x_k) of the Gaussian measurement (as the grid's
+  // Bayes update, Details::likelihood).
   void measure(const Measurement& m) {
     auto x = samples_;
     auto w = weight_;
     const Measurement meas = m;
+    const int n = n_;
     Kokkos::parallel_for(
         "pk::gbees::monte_carlo::measure", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, samples_.extent(0)),
         KOKKOS_LAMBDA(const std::int64_t k) {
-          double exponent = 0;
-          for (int i = 0; i < meas.count; ++i) {
-            const double z = (x(k, meas.component[i]) - meas.value[i]) / meas.std[i];
-            exponent += z * z;
-          }
-          w(k) *= ::exp(-0.5 * exponent);
+          double y[max_dimension];
+          for (int d = 0; d < n; ++d) y[d] = x(k, d);
+          w(k) *= Details::likelihood(meas, y);
         });
   }
 
