@@ -58,7 +58,7 @@ struct MemoryBreakdown {
   double fluxes = 0;      // one face flux per axis (8 n)
   double neighbours = 0;  // backward and forward neighbour slots (2 n x 4)
   double hash_map = 0;    // UnorderedMap entries per cell slot
-  double scratch = 0;     // prune marks (4), direction masks (4)
+  double scratch = 0;     // prune marks (4), direction masks (4), keys moved by compaction (8)
   double total() const { return state + fluxes + neighbours + hash_map + scratch; }
 };
 
@@ -69,7 +69,7 @@ inline MemoryBreakdown bytes_per_slot(int dimension) {
   b.fluxes = 8.0 * dimension;
   b.neighbours = 8.0 * dimension;
   b.hash_map = Details::map_bytes_per_entry;
-  b.scratch = 8;
+  b.scratch = 16;
   return b;
 }
 
@@ -204,13 +204,13 @@ class SparseGrid {
     auto keep = keep_;
     auto key = key_;
     auto probability = probability_;
-    // The new slots go to column 0 of the neighbour table, the moved cells to the flux
-    // array (n >= 2 doubles per slot): both are rebuilt before their next use.
+    // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
+    // kept cells go to scratch and back: the new slots to column 0 of the neighbour table,
+    // the probabilities to column 0 of the fluxes (both rebuilt before their next use), the
+    // keys to their own array.
     auto new_slot = Kokkos::subview(neighbour_, Kokkos::ALL, 0);
-    Kokkos::View<std::uint64_t*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved_key(
-        reinterpret_cast<std::uint64_t*>(flux_.data()), capacity());
-    Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved_probability(
-        flux_.data() + capacity(), capacity());
+    auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
+    auto moved_key = moved_key_;
     double removed = 0;
     Kokkos::parallel_reduce(
         "pk::gbees::prune::removed_probability", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
@@ -280,14 +280,18 @@ class SparseGrid {
       Kokkos::resize(probability_, slots);
       Kokkos::resize(direction_, slots);
     }
-    // Fluxes, neighbours and marks are scratch: rebuilt before use, so not preserved.
+    // Fluxes, neighbours, marks and moved keys are scratch: rebuilt before use, so not
+    // preserved (and released before the new ones are allocated).
     flux_ = FluxView();
     neighbour_ = NeighbourView();
     keep_ = Kokkos::View<std::int32_t*, memory_space>();
+    moved_key_ = Kokkos::View<std::uint64_t*, memory_space>();
     flux_ = FluxView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::face_flux"), slots, n_);
     neighbour_ = NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots,
                                2 * n_);
     keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
+    moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);
     // "No neighbour known" until the next rebuild: growth then simply tries the insert.
     Kokkos::deep_copy(space_, neighbour_, -1);
     space_.fence();
@@ -304,6 +308,7 @@ class SparseGrid {
   FluxView flux_;
   NeighbourView neighbour_;
   Kokkos::View<std::int32_t*, memory_space> keep_;
+  Kokkos::View<std::uint64_t*, memory_space> moved_key_;
   Kokkos::View<std::int32_t*, memory_space> direction_;
   Kokkos::View<std::int32_t, memory_space> device_count_;
   std::int32_t count_ = 0;
