@@ -175,7 +175,8 @@ TYPED_TEST(GbeesGrid, GrowthInsertsEachNewDownwindCellOnce) {
     if (!(before.probability[c] >= p.threshold)) continue;
     ++above;
     std::uint64_t a, b, ab;
-    ASSERT_TRUE(codec.shift(before.key[c], 0, 1, a) && codec.shift(before.key[c], 1, -1, b) && codec.shift(a, 1, -1, ab));
+    ASSERT_TRUE(codec.shift(before.key[c], 0, 1, a) && codec.shift(before.key[c], 1, -1, b) &&
+                codec.shift(a, 1, -1, ab));
     for (std::uint64_t k : {a, b, ab})
       if (!old_keys.count(k)) expected.insert(k);
   }

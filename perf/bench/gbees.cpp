@@ -96,7 +96,8 @@ void add_statistics(std::map<std::string, double>& m, const Statistics& s, doubl
 struct GbeesBench {
   static constexpr const char* kernel = "gbees";
   static constexpr const char* description =
-      "GBEES sparse-grid Fokker-Planck: Lorenz '63 (cells/s, BC vs Monte Carlo at t = 1), Lorenz '96 6-D (cells/s, B/cell)";
+      "GBEES sparse-grid Fokker-Planck: Lorenz '63 (cells/s, BC vs Monte Carlo at t = 1), Lorenz '96 6-D (cells/s, "
+      "B/cell)";
 
   template <class Space>
   std::vector<Result> run(const Space& space, const Context& c) const {

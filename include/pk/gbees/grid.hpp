@@ -108,7 +108,10 @@ class SparseGrid {
   };
 
   SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0)
-      : space_(space), n_(dimension), codec_(dimension), max_cells_(max_cells),
+      : space_(space),
+        n_(dimension),
+        codec_(dimension),
+        max_cells_(max_cells),
         device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")) {
     require(dimension >= 2 && dimension <= max_dimension,
             "sparse grid: dimension " + std::to_string(dimension) + " not in 2.." + std::to_string(max_dimension));
@@ -235,7 +238,8 @@ class SparseGrid {
           }
         });
     Kokkos::parallel_for(
-        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
+        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
+        KOKKOS_LAMBDA(const int s) {
           key(s) = moved_key(s);
           probability(s) = moved_probability(s);
         });
@@ -264,7 +268,8 @@ class SparseGrid {
         });
     int failed = 0;
     Kokkos::deep_copy(failed, failures);
-    require(failed == 0, "sparse grid: rehash lost " + std::to_string(failed) + " cells (duplicate keys or a full map)");
+    require(failed == 0,
+            "sparse grid: rehash lost " + std::to_string(failed) + " cells (duplicate keys or a full map)");
     set_count(cells);
   }
 
@@ -273,8 +278,10 @@ class SparseGrid {
     if (key_.extent(0) >= slots) return;
     if (key_.extent(0) == 0) {
       key_ = Kokkos::View<std::uint64_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_key"), slots);
-      probability_ = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_probability"), slots);
-      direction_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_direction"), slots);
+      probability_ =
+          Kokkos::View<double*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_probability"), slots);
+      direction_ =
+          Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_direction"), slots);
     } else {  // growth may be half done: the direction masks must survive too
       Kokkos::resize(key_, slots);
       Kokkos::resize(probability_, slots);
@@ -287,8 +294,8 @@ class SparseGrid {
     keep_ = Kokkos::View<std::int32_t*, memory_space>();
     moved_key_ = Kokkos::View<std::uint64_t*, memory_space>();
     flux_ = FluxView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::face_flux"), slots, n_);
-    neighbour_ = NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots,
-                               2 * n_);
+    neighbour_ =
+        NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots, 2 * n_);
     keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
     moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);

@@ -29,7 +29,9 @@ class MonteCarlo {
 
   MonteCarlo(const ExecutionSpace& space, const Model& model, const Parameters& parameters, std::int64_t samples,
              std::uint64_t seed = 20261123)
-      : space_(space), model_(model), n_(model.dimension()),
+      : space_(space),
+        model_(model),
+        n_(model.dimension()),
         samples_(Kokkos::view_alloc(space, "pk::gbees::monte_carlo::samples"), samples, model.dimension()),
         weight_(Kokkos::view_alloc(space, "pk::gbees::monte_carlo::weight"), samples) {
     require(samples >= 100, "Monte Carlo: need at least 100 samples (got " + std::to_string(samples) + ")");
@@ -118,7 +120,8 @@ class MonteCarlo {
   // times the cell volume and normalised to sum 1 over the cells: the MC counterpart of
   // the grid's cell probabilities.
   std::vector<double> kde_on_cells(const HostCells& cells) const {
-    require(cells.n == n_, "KDE: the cells are " + std::to_string(cells.n) + "-D, the samples " + std::to_string(n_) + "-D");
+    require(cells.n == n_,
+            "KDE: the cells are " + std::to_string(cells.n) + "-D, the samples " + std::to_string(n_) + "-D");
     const std::int64_t count = samples_.extent(0);
     auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, samples_);
     auto host_w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, weight_);
@@ -186,7 +189,8 @@ class MonteCarlo {
     const int n = n_;
     const std::int64_t used_count = static_cast<std::int64_t>(used.size());
     Kokkos::parallel_for(
-        "pk::gbees::kde::evaluate", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const std::int64_t c) {
+        "pk::gbees::kde::evaluate", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+        KOKKOS_LAMBDA(const std::int64_t c) {
           double p[max_dimension];
           for (int d = 0; d < n; ++d) p[d] = points(c, d);
           double sum = 0;

@@ -63,12 +63,12 @@ struct StepInfo {
 struct Statistics {
   std::int64_t steps = 0;
   std::int32_t max_cells = 0;
-  double cell_steps = 0;            // sum over steps of the cells advanced (the paper's "cell computations")
-  double pruned_probability = 0;    // removed by pruning (before renormalising)
-  double clipped_probability = 0;   // negative undershoots set to zero
-  double outflow_probability = 0;   // left through faces of cells below p* with nothing beyond
-  std::size_t map_rehashes = 0;
-  double peak_bytes = 0;            // grid memory at the largest allocation
+  double cell_steps = 0;           // sum over steps of the cells advanced (the paper's "cell computations")
+  double pruned_probability = 0;   // removed by pruning (before renormalising)
+  double clipped_probability = 0;  // negative undershoots set to zero
+  double outflow_probability = 0;  // left through faces of cells below p* with nothing beyond
+  std::size_t map_rehashes = 0;    // times the map was rehashed (grown, or shrunk after a prune)
+  double peak_bytes = 0;           // grid memory at the largest allocation
 };
 
 template <class ExecutionSpace, class Model>
@@ -87,8 +87,11 @@ class Solver {
 
   // The Gaussian initial PDF of `parameters`, normalised, at time 0.
   Solver(const ExecutionSpace& space, const Model& model, const Parameters& parameters)
-      : space_(space), model_(model), parameters_(checked(parameters, model)),
-        grid_(space, model.dimension(), 1024, parameters.max_cells), device_state_(space) {
+      : space_(space),
+        model_(model),
+        parameters_(checked(parameters, model)),
+        grid_(space, model.dimension(), 1024, parameters.max_cells),
+        device_state_(space) {
     geometry_.n = model.dimension();
     geometry_.codec = Details::KeyCodec(geometry_.n);
     for (int d = 0; d < geometry_.n; ++d) {
@@ -172,7 +175,8 @@ class Solver {
     out.key.resize(m);
     out.probability.resize(m);
     Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> key(out.key.data(), m);
-    Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> probability(out.probability.data(), m);
+    Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> probability(
+        out.probability.data(), m);
     Kokkos::deep_copy(space_, key, Kokkos::subview(grid_.key(), std::make_pair(0, m)));
     Kokkos::deep_copy(space_, probability, Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
     space_.fence();
@@ -182,7 +186,8 @@ class Solver {
       for (int d = 0; d < out.n; ++d) {
         const std::int64_t i = geometry_.codec.index(out.key[c], d);
         out.index[static_cast<std::size_t>(c) * out.n + d] = i;
-        out.position[static_cast<std::size_t>(c) * out.n + d] = geometry_.mean[d] + geometry_.h[d] * static_cast<double>(i);
+        out.position[static_cast<std::size_t>(c) * out.n + d] =
+            geometry_.mean[d] + geometry_.h[d] * static_cast<double>(i);
       }
     return out;
   }
@@ -233,10 +238,10 @@ class Solver {
     const std::int32_t m0 = grid_.count();
     grid_.insert_pass([&](const typename Grid::Inserter& inserter) {
       for (int stage = 0; stage < Details::grow_stages; ++stage)
-        Kokkos::parallel_for(Details::grow_stage_label[stage], Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m0),
-                             Details::GrowStage<typename Grid::Inserter, Grid>{
-                                 geometry_.codec, inserter, grid_.key(), grid_.direction(), grid_.neighbour(),
-                                 device_state_.out_of_range, stage});
+        Kokkos::parallel_for(
+            Details::grow_stage_label[stage], Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m0),
+            Details::GrowStage<typename Grid::Inserter, Grid>{geometry_.codec, inserter, grid_.key(), grid_.direction(),
+                                                              grid_.neighbour(), device_state_.out_of_range, stage});
     });
     statistics_.max_cells = std::max(statistics_.max_cells, grid_.count());
     statistics_.peak_bytes = std::max(statistics_.peak_bytes, grid_.allocated_bytes());
@@ -262,8 +267,9 @@ class Solver {
     const auto flux = grid_.flux();
     Kokkos::parallel_for("pk::gbees::advect::donor_cell", over_cells(),
                          Details::DonorCellFlux<Model, Grid>{model_, geometry_, key, probability, neighbour, flux});
-    Kokkos::parallel_for("pk::gbees::advect::corner_transport", over_cells(),
-                         Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, dt});
+    Kokkos::parallel_for(
+        "pk::gbees::advect::corner_transport", over_cells(),
+        Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, dt});
     Kokkos::parallel_reduce("pk::gbees::advect::update", over_cells(),
                             Details::FiniteVolumeUpdate<Model, Grid>{model_, geometry_, key, probability, neighbour,
                                                                      flux, dt, parameters_.back_face_outflow},
@@ -284,10 +290,10 @@ class Solver {
 
   // Divides by the total on the device and writes the direction masks (ScaleByTotal).
   void scale_by_total() {
-    Kokkos::parallel_for("pk::gbees::normalise::scale", over_cells(),
-                         Details::ScaleByTotal<Model, Grid>{model_, geometry_, parameters_.threshold, grid_.key(),
-                                                            grid_.probability(), grid_.direction(),
-                                                            device_state_.update_sums, device_state_.run_sums});
+    Kokkos::parallel_for(
+        "pk::gbees::normalise::scale", over_cells(),
+        Details::ScaleByTotal<Model, Grid>{model_, geometry_, parameters_.threshold, grid_.key(), grid_.probability(),
+                                           grid_.direction(), device_state_.update_sums, device_state_.run_sums});
   }
 
   // Algorithm 3: mark, compaction, rehash; then the neighbour table. Returns the probability

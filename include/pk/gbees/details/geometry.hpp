@@ -65,8 +65,10 @@ KOKKOS_INLINE_FUNCTION int direction_mask(const Model& model, const Geometry& g,
   int mask = direction_above;
   for (int j = 0; j < g.n; ++j) {
     const double v = face_velocity(model, g, ix, j);
-    if (v > 0) mask |= 1 << j;
-    else if (v < 0) mask |= 1 << (8 + j);
+    if (v > 0)
+      mask |= 1 << j;
+    else if (v < 0)
+      mask |= 1 << (8 + j);
   }
   return mask;
 }

@@ -44,8 +44,10 @@ struct GrowStage {
         if (!flows(mask, j, dir)) continue;
         if (neighbour(c, (dir > 0 ? n : 0) + j) >= 0) continue;  // exists already
         std::uint64_t other;
-        if (codec.shift(k, j, dir, other)) insert(other);
-        else out_of_range() = 1;
+        if (codec.shift(k, j, dir, other))
+          insert(other);
+        else
+          out_of_range() = 1;
       }
     } else {
       const int dir_d = stage <= 3 ? 1 : -1;
@@ -58,8 +60,10 @@ struct GrowStage {
           const std::int32_t via = neighbour(c, (dir_d > 0 ? n : 0) + d);
           if (via >= 0 && neighbour(via, (dir_j > 0 ? n : 0) + j) >= 0) continue;
           std::uint64_t a, b;
-          if (codec.shift(k, d, dir_d, a) && codec.shift(a, j, dir_j, b)) insert(b);
-          else out_of_range() = 1;
+          if (codec.shift(k, d, dir_d, a) && codec.shift(a, j, dir_j, b))
+            insert(b);
+          else
+            out_of_range() = 1;
         }
       }
     }
