@@ -24,8 +24,9 @@
 // undershoots to zero (clipped_probability) are the other changes to the total, which
 // normalisation then restores to 1.
 //
-// A step launches its kernels without waiting for the device: the totals and error flags
-// stay there (Details::DeviceState) until advance_to returns, and are checked then.
+// The kernels leave their totals and error flags on the device (Details::DeviceState); the
+// host reads and checks them when advance_to returns and after a prune or a measurement,
+// not every step.
 #include <pk/core/error.hpp>
 #include <pk/gbees/details/advection.hpp>
 #include <pk/gbees/details/device_state.hpp>
@@ -249,7 +250,7 @@ class Solver {
   }
 
   // Completes the neighbour table after growth and returns the CFL limit of eq. (8), not yet
-  // times epsilon.
+  // times epsilon (waits for the device: the host needs the step's length).
   double neighbours_and_cfl(std::int32_t first_new) {
     double limit = std::numeric_limits<double>::max();
     Kokkos::parallel_reduce("pk::gbees::neighbours_and_cfl", over_cells(),

@@ -1,7 +1,7 @@
 #pragma once
-// What the step's kernels leave on the device for the host, so that a step never waits for
-// the device: the host reads it only when it must (the end of advance_to, normalise,
-// last_update) and then checks it.
+// What the kernels leave on the device for the host, so that no step has to bring it back:
+// the host reads it only when it must (the end of advance_to, normalise, last_update) and
+// then checks it.
 #include <Kokkos_Core.hpp>
 
 namespace pk::gbees::Details {
