@@ -15,11 +15,11 @@ const char* streaming_name(Streaming streaming);  // "aa", "ab"
 struct Parameters {
   double tau = 0.8;  // BGK relaxation time; kinematic viscosity nu = (tau - 1/2) / 3
   Streaming streaming = Streaming::aa;
-  double initial_density = 1.0;                  // fluid cells at step 0
+  double initial_density = 1.0;  // fluid cells at step 0
   std::array<double, 3> initial_velocity{0, 0, 0};
-  double inlet_density = 1.0;                    // prescribed on inlet cells
-  double outlet_density = 1.0;                   // prescribed on outlet cells
-  double max_mach = 0.3;                         // |u| / c_s allowed, before and during the run
+  double inlet_density = 1.0;   // prescribed on inlet cells
+  double outlet_density = 1.0;  // prescribed on outlet cells
+  double max_mach = 0.3;        // |u| / c_s allowed, before and during the run
   // Steps between health checks (NaN or non-positive density, |u|/c_s > max_mach). A check
   // reads the whole lattice once, as much as half a step, so every 100 steps costs about
   // 0.5 %. 0 turns the checks off (benchmarks only).

@@ -2,7 +2,7 @@
 // The A-A even step (collide in place) on shifted storage, a team per chunk of an x-row:
 // the GPU kernel of the cells traversal.
 //
-// In shifted storage (details::slot) direction q of the cell at x sits at x - c_x(q), so a
+// In shifted storage (Details::slot) direction q of the cell at x sits at x - c_x(q), so a
 // thread per cell would read and write 10 of its 19 directions one element off the warp's
 // 128-byte lines. Here thread k of a team loads and stores the slots at x0 + k of every
 // direction, whole lines; a slot with c_x = 0 is thread k's own, the others pass through
@@ -11,7 +11,9 @@
 //
 // Every slot belongs to one cell, and a team loads and stores only its own cells' slots,
 // so chunks may run in any order.
-#include <pk/lbm/details/kernels.hpp>
+#include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/storage.hpp>
+#include <pk/lbm/details/stream_collide.hpp>
 #include <pk/lbm/lattice.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -20,7 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace pk::lbm::details {
+namespace pk::lbm::Details {
 
 // Column of an x-moving direction q in the staging scratch: the x-moving directions before it.
 KOKKOS_INLINE_FUNCTION constexpr int moving_column(int q) {
@@ -44,7 +46,7 @@ struct StagedCollide {
 
   Cells cells;
   CellBox box;  // the cells stepped
-  int chunk;  // cells per team = team size
+  int chunk;    // cells per team = team size
   int chunks_per_row;
   std::ptrdiff_t stride;  // elements from one direction to the next in the lattice
 
@@ -137,4 +139,4 @@ struct StagedCollide {
   }
 };
 
-}  // namespace pk::lbm::details
+}  // namespace pk::lbm::Details
