@@ -195,6 +195,8 @@ class DistributedSolver {
   double exchange_seconds() const { return exchange_seconds_; }
   // Whether the exchange goes through host buffers (a device space and MPI not GPU-aware).
   bool staged() const { return halo_->staged(); }
+  // Whether this rank's lattice is in shifted storage (Solver::shifted_storage).
+  bool shifted_storage() const { return solver_->shifted_storage(); }
 
  private:
   void step() {

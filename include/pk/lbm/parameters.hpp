@@ -12,6 +12,11 @@ namespace pk::lbm {
 enum class Streaming { aa, ab };
 const char* streaming_name(Streaming streaming);  // "aa", "ab"
 
+// How the cells traversal stores an A-A lattice computing in fp32 (fp32 or fp16 storage):
+// shifted (Details::slot, with a staged even step) or plain. Both take the same steps; which
+// is faster depends on the device (docs/lbm.md), so by default pk::autotune picks it.
+enum class AaStorage { tuned, plain, shifted };
+
 struct Parameters {
   double tau = 0.8;  // BGK relaxation time; kinematic viscosity nu = (tau - 1/2) / 3
   Streaming streaming = Streaming::aa;
@@ -24,6 +29,7 @@ struct Parameters {
   // reads the whole lattice once, as much as half a step, so every 100 steps costs about
   // 0.5 %. 0 turns the checks off (benchmarks only).
   int check_interval = 100;
+  AaStorage aa_storage = AaStorage::tuned;  // tests and comparisons force one
 
   double viscosity() const { return (tau - 0.5) / 3.0; }
 };

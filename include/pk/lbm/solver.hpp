@@ -17,8 +17,10 @@
 // (lowest index) stops the run with a pk::Error naming the step and the cell. Between
 // checks a bad value can spread for at most check_interval - 1 steps.
 #include <pk/core/error.hpp>
+#include <pk/core/tuning.hpp>
 #include <pk/lbm/details/cell_state.hpp>
 #include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/launch.hpp>
 #include <pk/lbm/details/staged_collide.hpp>
 #include <pk/lbm/details/storage.hpp>
 #include <pk/lbm/details/stream_collide.hpp>
@@ -34,6 +36,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -42,9 +45,10 @@
 namespace pk::lbm {
 
 // How the step kernels cover the lattice. rows: a thread per x-row, runs of plain cells in
-// SIMD loops (CPUs). cells: a thread per cell, an fp32 A-A lattice in shifted storage and
-// its even step staged per team (GPUs; see Details::slot and Details::StagedCollide).
-// Either runs on any space, and both take identical steps.
+// SIMD loops (CPUs). cells: a thread per cell; an A-A lattice computing in fp32 may be in
+// shifted storage with its even step staged per team (GPUs; see Parameters::aa_storage,
+// Details::slot and Details::StagedCollide). Either runs on any space, and both take
+// identical steps.
 enum class Traversal { rows, cells };
 template <class ExecutionSpace>
 constexpr Traversal default_traversal = runs_on_host<ExecutionSpace> ? Traversal::rows : Traversal::cells;
@@ -81,6 +85,7 @@ class Solver {
       : space_(space), geometry_(geometry), parameters_(parameters) {
     geometry_.validate();
     validate(parameters_, geometry_);
+    shifted_ = choose_shifted_storage();  // before any allocation: tuning may time scratch lattices
     const int cells = static_cast<int>(geometry_.cell_count());
     Kokkos::View<std::uint8_t*, memory_space> cell_type(Kokkos::view_alloc(space_, "pk::lbm::cell_type"), cells);
     auto cell_type_host = Kokkos::create_mirror_view(cell_type);
@@ -238,6 +243,9 @@ class Solver {
   const Geometry& geometry() const { return geometry_; }
   const Parameters& parameters() const { return parameters_; }
   const ExecutionSpace& space() const { return space_; }
+  // Whether the lattice is in shifted storage (Details::slot), as Parameters::aa_storage
+  // asked or pk::autotune chose for the device.
+  bool shifted_storage() const { return shifted_; }
 
  private:
   // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.
@@ -252,18 +260,55 @@ class Solver {
   // launches keep more of it resident per SM. fp64 A-A and A-B keep Kokkos' choice, which
   // was faster for them (docs/lbm.md).
   static constexpr bool bounded_steps = std::is_same_v<real_type, float>;
-  using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
-                                       Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
+  using AaPolicy = Kokkos::RangePolicy<
+      ExecutionSpace, Kokkos::IndexType<int>,
+      std::conditional_t<bounded_steps, typename Details::Launch<ExecutionSpace>::Bounds, Kokkos::LaunchBounds<>>>;
   AaPolicy aa_policy() const { return AaPolicy(space_, 0, static_cast<int>(geometry_.cell_count())); }
   Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> field_buffer() const {
     return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::fields"), geometry_.cell_count(), 4);
   }
-  // The cells traversal keeps fp32 A-A lattices in shifted storage (Details::slot) and
-  // stages their even step; fp64 (twice the registers in the staged step) and fp16 were
-  // faster plain (docs/lbm.md).
-  static constexpr bool shifted_aa = traversal == Traversal::cells && std::is_same_v<storage_type, float>;
-  bool shifted() const { return shifted_aa && parameters_.streaming == Streaming::aa; }
+  // Shifted storage is for A-A lattices of the cells traversal computing in fp32: the staged
+  // even step's register cap (Details::Launch) is sized for it, and fp64 was faster plain.
+  static constexpr bool can_shift = traversal == Traversal::cells && std::is_same_v<real_type, float>;
+
+  bool choose_shifted_storage() const {
+    const AaStorage asked = parameters_.aa_storage;
+    require(asked != AaStorage::shifted || can_shift,
+            "pk::lbm::Solver: shifted storage needs the cells traversal and fp32 arithmetic (fp32 or fp16 storage)");
+    if constexpr (can_shift) {
+      if (parameters_.streaming != Streaming::aa) return false;
+      if (asked != AaStorage::tuned) return asked == AaStorage::shifted;
+      // The default, first candidate (what PK_AUTOTUNE=0 takes): shifted for fp32 storage,
+      // plain for fp16, the faster on the H100 (docs/lbm.md). Host spaces take it untimed.
+      constexpr bool fp32_storage = std::is_same_v<storage_type, float>;
+      if constexpr (runs_on_host<ExecutionSpace>)
+        return fp32_storage;
+      else
+        return tuned_shifted_storage(space_, fp32_storage);
+    }
+    return false;
+  }
+
+  // pk::autotune's choice between plain (0) and shifted (1) storage for this precision on
+  // the device behind `space`, timed on scratch lattices of 128^3 cells (two steps each),
+  // which are freed before the solver allocates its own.
+  static bool tuned_shifted_storage(const ExecutionSpace& space, bool shifted_first) {
+    std::optional<Solver> scratch[2];
+    const auto trial = [&](int candidate) {
+      if (!scratch[candidate]) {  // built in autotune's untimed warm-up run
+        Parameters p;
+        p.check_interval = 0;
+        p.aa_storage = candidate == 1 ? AaStorage::shifted : AaStorage::plain;
+        scratch[candidate].emplace(space, periodic_box(128, 128, 128), p);
+      }
+      scratch[candidate]->advance(2);
+    };
+    const std::vector<int> candidates = shifted_first ? std::vector<int>{1, 0} : std::vector<int>{0, 1};
+    return autotune(space, std::string("lbm.aa.shifted.") + precision_name<Precision>, candidates, trial) == 1;
+  }
+
+  bool shifted() const { return shifted_; }
   Details::Layout layout() const {
     if (parameters_.streaming == Streaming::ab) return Details::Layout::home;
     return steps_ % 2 == 0 ? Details::Layout::streamed : Details::Layout::swapped;
@@ -298,11 +343,20 @@ class Solver {
     return steps_ % 2 == 0 ? Details::Layout::swapped : Details::Layout::streamed;
   }
 
+  // The kernel for the lattice's storage, chosen at launch: each storage has its own
+  // instantiation, so the kernels carry no run-time test of it.
   template <Details::Kernel kernel>
   void launch(const char* label, const Distributions& source, const Distributions& target,
               const Details::CellBox* box) const {
-    constexpr bool shifted_steps = shifted_aa && kernel != Details::Kernel::ab_stream_collide;
-    using Cells = Details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps>;
+    if constexpr (can_shift && kernel != Details::Kernel::ab_stream_collide)
+      if (shifted_) return launch_on<kernel, true>(label, source, target, box);
+    launch_on<kernel, false>(label, source, target, box);
+  }
+
+  template <Details::Kernel kernel, bool in_shifted_storage>
+  void launch_on(const char* label, const Distributions& source, const Distributions& target,
+                 const Details::CellBox* box) const {
+    using Cells = Details::StreamCollide<ExecutionSpace, storage_type, kernel, in_shifted_storage>;
     using Rows = Details::StreamCollideRows<ExecutionSpace, storage_type, kernel>;
     using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
     const Cells cells{source,
@@ -316,7 +370,7 @@ class Solver {
         Kokkos::parallel_for(label, Range(space_, 0, box->rows()), Details::BoxRows<Rows>{Rows{cells}, *box});
       else
         Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
-    } else if constexpr (kernel == Details::Kernel::aa_collide && shifted_aa) {
+    } else if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage) {
       Details::StagedCollide<ExecutionSpace, storage_type>::launch(
           label, space_, cells, box ? *box : Details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
     } else if (box) {
@@ -335,6 +389,7 @@ class Solver {
   Geometry geometry_;
   Parameters parameters_;
   Details::Grid<memory_space> grid_;
+  bool shifted_ = false;  // the lattice is in shifted storage (Details::slot)
   Distributions f_, f_next_;
   std::int64_t steps_ = 0;
 };

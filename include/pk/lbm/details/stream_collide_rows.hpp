@@ -1,6 +1,7 @@
 #pragma once
 // The step kernels of the rows traversal, a thread per x-row (CPUs).
 #include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/launch.hpp>
 #include <pk/lbm/details/physics.hpp>
 #include <pk/lbm/details/storage.hpp>
 #include <pk/lbm/details/stream_collide.hpp>
@@ -19,7 +20,7 @@ namespace pk::lbm::Details {
 // anything is written, which keeps A-A's in-place update correct.
 template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
-  static constexpr int lanes = 16;  // cells per run: 16 floats fill an AVX-512 register
+  static constexpr int lanes = Launch<ExecutionSpace>::simd_lanes;  // cells per run
   using Real = arithmetic_t<Storage>;
   StreamCollide<ExecutionSpace, Storage, kernel, false> cells;  // plain storage
 
