@@ -14,6 +14,7 @@ struct Launch {
   // Threads per team of the register-bound kernels (the A-A steps in fp32 arithmetic, the
   // staged even step): four warps, each reading whole 128-byte lines of fp32.
   static constexpr int team_threads = 128;
+  static_assert(team_threads % Facts::lockstep_threads == 0, "teams of whole warps");
   // Teams resident per multiprocessor that LaunchBounds asks for: with team_threads, the
   // compiler caps each thread at registers_per_thread, enough for the steps without spills.
   static constexpr int teams_per_multiprocessor = 8;
