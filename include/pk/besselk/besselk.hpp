@@ -61,26 +61,26 @@ constexpr double direct_max_order = 5.0;
 
 // log K_nu(x) and K_nu(x) together (each path gets both at the cost of one).
 KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
-  details::LogAndValue r{NAN, NAN};
+  Details::LogAndValue r{NAN, NAN};
   const Path path = path_for(nu, x);
   if (path == Path::invalid) return {NAN, NAN};
-  if (details::is_half_integer_order(nu)) {
-    r = details::bessel_k_half_integer(static_cast<int>(nu), x);
+  if (Details::is_half_integer_order(nu)) {
+    r = Details::bessel_k_half_integer(static_cast<int>(nu), x);
   } else if (path == Path::series) {
-    r = details::bessel_k_small_x(nu, x);
+    r = Details::bessel_k_small_x(nu, x);
   } else if (nu <= direct_max_order) {
-    r = path == Path::integral ? details::bessel_k_integral(nu, x) : details::bessel_k_asymptotic(nu, x);
+    r = path == Path::integral ? Details::bessel_k_integral(nu, x) : Details::bessel_k_asymptotic(nu, x);
   } else {
     const int steps = static_cast<int>(nu + 0.5);
     const double mu = nu - steps;
-    const auto lower = path == Path::integral ? details::bessel_k_integral(::fabs(mu), x)
-                                              : details::bessel_k_asymptotic(::fabs(mu), x);
-    const auto upper = path == Path::integral ? details::bessel_k_integral(mu + 1, x)
-                                              : details::bessel_k_asymptotic(mu + 1, x);
+    const auto lower = path == Path::integral ? Details::bessel_k_integral(::fabs(mu), x)
+                                              : Details::bessel_k_asymptotic(::fabs(mu), x);
+    const auto upper = path == Path::integral ? Details::bessel_k_integral(mu + 1, x)
+                                              : Details::bessel_k_asymptotic(mu + 1, x);
     // The ratio from the values while they are normal doubles (a difference of logs
     // would lose |log K| eps), from the logs where K underflows (x > ~700).
     const double ratio = lower.value > 1e-300 ? upper.value / lower.value : ::exp(upper.log_value - lower.log_value);
-    r = details::recur_in_order(lower, ratio, mu, x, steps);
+    r = Details::recur_in_order(lower, ratio, mu, x, steps);
   }
   return {r.log_value, r.value};
 }

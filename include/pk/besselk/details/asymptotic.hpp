@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 constexpr int asymptotic_max_terms = 100;
 
@@ -34,4 +34,4 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_asymptotic(double nu, double x) {
   return exp_minus_x_times(x, multiply(sqrt_pi_over(2 * x), sum));
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 constexpr double pi = 3.141592653589793238462643383279502884;
 
@@ -70,4 +70,4 @@ KOKKOS_INLINE_FUNCTION LogAndValue exp_minus_x_times(double x, Compensated r) {
   return {log_k.hi, ::fma(e, r.hi, e * r.lo), log_k.lo};
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details

@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 // Up to n = 5 the coefficients (at most 10!/5! = 30240) and their recurrence are exact in
 // double; above it the other paths take over.
@@ -47,4 +47,4 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_half_integer(int n, double x) {
   return {0.5 * ::log(pi / z) + ::log(t.hi) - n * ::log(z) - x, INFINITY};
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details

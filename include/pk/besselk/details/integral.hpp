@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 // Fixed range [0, 5] in 8 bins of 5 steps (h = 1/8): for 1 < x < 25 and nu <= 5 (higher
 // orders come by recurrence from |mu| <= 1/2 and mu + 1) the integrand at t = 5 is below
@@ -70,4 +70,4 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
   return {log_value, value};
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 // 1 / Gamma(1 + z) = sum_k c_k z^k (Taylor coefficients from mpmath, 40 digits, rounded);
 // with |z| <= 1/2 the 23 terms reach 1e-20.
@@ -185,4 +185,4 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_small_x(double nu, double x) {
   return recur_in_order({::log(pair.k_mu), pair.k_mu}, pair.ratio, mu, x, steps);
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details
