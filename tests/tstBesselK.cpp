@@ -23,10 +23,11 @@ class BesselKValidation : public ::testing::Test {};
 TYPED_TEST_SUITE(BesselKValidation, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
 
 struct Evaluated {
-  std::vector<double> log_k, k;
+  std::vector<double> log_k, k;  // evaluate()
+  std::vector<double> k_alone;   // bessel_k()
 };
 
-// evaluate(nu[i], x[i]) for every i, on Space.
+// evaluate(nu[i], x[i]) and bessel_k(nu[i], x[i]) for every i, on Space.
 template <class Space>
 Evaluated evaluate_on(const Space& space, const std::vector<double>& nu, const std::vector<double>& x) {
   const long n = static_cast<long>(nu.size());
@@ -35,12 +36,17 @@ Evaluated evaluate_on(const Space& space, const std::vector<double>& nu, const s
   for (long i = 0; i < n; ++i) hnu(i) = nu[i], hx(i) = x[i];
   const auto dnu = pk::test::to_space(space, hnu);
   const auto dx = pk::test::to_space(space, hx);
-  Kokkos::View<double*, typename Space::memory_space> log_k("pk::test::log_k", n), k("pk::test::k", n);
+  Kokkos::View<double*, typename Space::memory_space> log_k("pk::test::log_k", n), k("pk::test::k", n),
+      k_alone("pk::test::k_alone", n);
   bk::evaluate_all(space, dnu, dx, log_k, k);
+  Kokkos::parallel_for(
+      "pk::test::bessel_k", Kokkos::RangePolicy<Space>(space, 0, n),
+      KOKKOS_LAMBDA(const long i) { k_alone(i) = bk::bessel_k(dnu(i), dx(i)); });
   const auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, log_k);
   const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k);
+  const auto hk_alone = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k_alone);
   Evaluated e;
-  for (long i = 0; i < n; ++i) e.log_k.push_back(hl(i)), e.k.push_back(hk(i));
+  for (long i = 0; i < n; ++i) e.log_k.push_back(hl(i)), e.k.push_back(hk(i)), e.k_alone.push_back(hk_alone(i));
   return e;
 }
 
@@ -94,6 +100,19 @@ TYPED_TEST(BesselK, RecurrenceHoldsAcrossPathBoundaries) {
   }
 }
 
+TYPED_TEST(BesselK, ValueAloneMatchesEvaluateToTheBit) {
+  // bessel_k() has the paths leave out log K: the value must not change by a bit.
+  std::vector<double> nu, x;
+  for (const auto& p : reference()) nu.push_back(p.nu), x.push_back(p.x);
+  const auto e = evaluate_on(TypeParam{}, nu, x);
+  for (std::size_t i = 0; i < nu.size(); ++i) {
+    if (std::isnan(e.k[i]))
+      EXPECT_TRUE(std::isnan(e.k_alone[i])) << "nu " << nu[i] << " x " << x[i];
+    else
+      EXPECT_EQ(e.k_alone[i], e.k[i]) << "nu " << nu[i] << " x " << x[i];
+  }
+}
+
 TYPED_TEST(BesselK, SpacesAgreeWithTheHost) {
   const auto& ref = reference();
   std::vector<double> nu, x;
@@ -124,8 +143,7 @@ TYPED_TEST(BesselKValidation, AccuracyAgainstMpmathBesideGslAndBoost) {
     EXPECT_EQ(ours.unanswered, 0u) << region.name;  // every reference point lies in the region of validity
     // The goal is 1e-13 where Gaussian processes live (nu <= 5); we hold 2e-15 there
     // and 1e-14 everywhere in the box. Against GSL: at most GSL's error, or a few ulps
-    // (2e-15) where both are at the rounding level (measured: gp series 8.9e-16 vs GSL's
-    // 7.8e-16 in log K; everywhere else ours is at or below GSL's maximum).
+    // (2e-15) where both are at the rounding level (docs/besselk.md has the figures).
     const bool gp = region.key.rfind("gp_", 0) == 0;
     const double bound = gp ? 2e-15 : (region.key == "outside_small_x" ? 3e-14 : 1e-14);
     const double floor = 2e-15;

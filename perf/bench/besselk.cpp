@@ -7,12 +7,12 @@
 #include <pk/besselk/independent.hpp>
 #include <pk/besselk/likelihood.hpp>
 #include <pk/besselk/reference.hpp>
+#include <pk/core/spaces.hpp>
 #include <pk/core/timing.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace pk::bench {
@@ -33,13 +33,13 @@ void gp_point(long i, double& nu, double& x) {
 // over the tested box x in [1e-6, 700]; points without an answer (NaN: a library's
 // reported error, e.g. Boost's overflow) are counted in `unanswered` instead.
 double max_error(const std::vector<bk::ReferencePoint>& ref, const std::vector<double>& log_k,
-                 const std::vector<double>& k, double* unanswered = nullptr) {
+                 const std::vector<double>& k, double& unanswered) {
   double worst = 0;
-  if (unanswered) *unanswered = 0;
+  unanswered = 0;
   for (std::size_t i = 0; i < ref.size(); ++i) {
     if (ref[i].x < 1e-6 || ref[i].x > 700) continue;
     if (std::isnan(log_k[i]) && std::isnan(k[i])) {
-      if (unanswered) ++*unanswered;
+      ++unanswered;
       continue;
     }
     worst = std::max(worst, bk::log_k_error(log_k[i], ref[i].log_k));
@@ -47,11 +47,6 @@ double max_error(const std::vector<bk::ReferencePoint>& ref, const std::vector<d
     if (!std::isnan(e)) worst = std::max(worst, e);
   }
   return worst;
-}
-
-template <class Space>
-constexpr bool on_host() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
 }
 
 }  // namespace
@@ -81,7 +76,7 @@ struct BesselKBench {
     const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_k);
     double our_unanswered = 0;
     const double our_error = max_error(ref, std::vector<double>(hlog.data(), hlog.data() + nref),
-                                       std::vector<double>(hk.data(), hk.data() + nref), &our_unanswered);
+                                       std::vector<double>(hk.data(), hk.data() + nref), our_unanswered);
 
     // Throughput on the Gaussian-process points.
     Kokkos::View<double*, Kokkos::HostSpace> hnu("pk::bench::besselk::nu", points), hx("pk::bench::besselk::x", points);
@@ -108,7 +103,7 @@ struct BesselKBench {
       });
     };
     const double gsl = host_points / time_host(bk::gsl_bessel_k);
-    if constexpr (on_host<Space>()) {
+    if constexpr (runs_on_host<Space>) {
       std::vector<double> gsl_log(nref), gsl_k(nref), boost_log(nref), boost_k(nref);
       for (long i = 0; i < nref; ++i) {
         gsl_log[i] = bk::gsl_log_bessel_k(ref[i].nu, ref[i].x), gsl_k[i] = bk::gsl_bessel_k(ref[i].nu, ref[i].x);
@@ -116,8 +111,8 @@ struct BesselKBench {
       }
       const double boost = host_points / time_host(bk::boost_bessel_k);
       double gsl_unanswered = 0, boost_unanswered = 0;
-      const double gsl_error = max_error(ref, gsl_log, gsl_k, &gsl_unanswered);
-      const double boost_error = max_error(ref, boost_log, boost_k, &boost_unanswered);
+      const double gsl_error = max_error(ref, gsl_log, gsl_k, gsl_unanswered);
+      const double boost_error = max_error(ref, boost_log, boost_k, boost_unanswered);
       results.push_back(Result{"evaluate-gsl",
                                {{"evals_per_second", gsl},
                                 {"max_rel_error", gsl_error},
@@ -144,7 +139,7 @@ struct BesselKBench {
     switch (c.size) {
       case Size::tiny: sizes = {400}; break;
       case Size::small: sizes = {2000}; break;
-      case Size::full: sizes = on_host<Space>() ? std::vector<long>{5000, 10000} : std::vector<long>{10000, 20000, 40000}; break;
+      case Size::full: sizes = runs_on_host<Space> ? std::vector<long>{5000, 10000} : std::vector<long>{10000, 20000, 40000}; break;
     }
     const bk::MaternParameters p{1.0, 0.1, 0.5};
     for (const long n : sizes) {

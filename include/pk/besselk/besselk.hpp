@@ -8,18 +8,18 @@
 //                    recurrence in the order (Campbell 1980) up to nu; at 1 < x <= 2 the
 //                    series loses ~5e-15 (measured), the integral does not;
 //   1 < x < 25       the integral of exp(-x cosh t) cosh(nu t) over the fixed range [0, 5]
-//                    in 16 bins, a local maximum per bin, log-sum-exp (the paper's refined
+//                    in 8 bins, a local maximum per bin, log-sum-exp (the paper's refined
 //                    Takekawa algorithm, eq. 8);
 //   x >= 25          Hankel's asymptotic expansion (the integral's fixed step would need
 //                    to shrink like 1/sqrt(x) there).
-// Above nu = direct_max_order the last two paths give K_mu and K_{mu+1} and the same
-// recurrence carries them up to nu.
+// Above nu = direct_max_order the last two paths give K_mu and K_{mu+1} (mu = nu - round(nu))
+// and the same recurrence carries them up to nu.
 // Validity: 0 <= nu <= max_order and min_argument <= x < inf; every other input (nu < 0,
 // nu > 50, x <= 0, NaN, inf) gives NaN: the recurrence and the asymptotic series are only
 // checked up to nu = 50 (tests/besselk/reference.txt), and below min_argument the series
 // has not been checked. Within the region K may overflow to +inf (e.g. nu = 50, x = 1e-6,
 // where K is about 1e377) or underflow to 0 (x > 745), as the true value does; log K stays
-// finite there. Accuracy: perf/besselk_accuracy.cpp (max 7.9e-16 relative for nu <= 5).
+// finite there. Accuracy against mpmath, and the cost of each path: docs/besselk.md.
 #include <pk/besselk/details/asymptotic.hpp>
 #include <pk/besselk/details/half_integer.hpp>
 #include <pk/besselk/details/integral.hpp>
@@ -53,39 +53,50 @@ struct BesselK {
   double value;      // K_nu(x); +inf where it overflows, 0 where it underflows
 };
 
-// Above this order the integral and the asymptotic series are taken at mu = nu - round(nu)
-// and mu + 1 and carried up by the recurrence: at the order itself their exponents reach
-// nu t ~ 250, and every rounding of that size shows up in K (measured: 1e-14 at nu = 49.5
-// against 2e-15 through the recurrence).
+// Above this order the integral and the asymptotic series are taken at |mu| and mu + 1 and
+// carried up by the recurrence: at the order itself the integral's exponents reach
+// nu t ~ 250, and a rounding of that size shows up in K (1e-14 at nu = 49.5, against 2e-15
+// through the recurrence).
 constexpr double direct_max_order = 5.0;
 
-// log K_nu(x) and K_nu(x) together (each path gets both at the cost of one).
-KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
-  details::LogAndValue r{NAN, NAN};
+namespace Details {
+
+// K_nu(x), and log K_nu(x) where `wanted` asks for it: the paths as listed above.
+template <Wanted wanted>
+KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
   const Path path = path_for(nu, x);
   if (path == Path::invalid) return {NAN, NAN};
-  if (details::is_half_integer_order(nu)) {
-    r = details::bessel_k_half_integer(static_cast<int>(nu), x);
-  } else if (path == Path::series) {
-    r = details::bessel_k_small_x(nu, x);
-  } else if (nu <= direct_max_order) {
-    r = path == Path::integral ? details::bessel_k_integral(nu, x) : details::bessel_k_asymptotic(nu, x);
-  } else {
-    const int steps = static_cast<int>(nu + 0.5);
-    const double mu = nu - steps;
-    const auto lower = path == Path::integral ? details::bessel_k_integral(::fabs(mu), x)
-                                              : details::bessel_k_asymptotic(::fabs(mu), x);
-    const auto upper = path == Path::integral ? details::bessel_k_integral(mu + 1, x)
-                                              : details::bessel_k_asymptotic(mu + 1, x);
-    // The ratio from the values while they are normal doubles (a difference of logs
-    // would lose |log K| eps), from the logs where K underflows (x > ~700).
-    const double ratio = lower.value > 1e-300 ? upper.value / lower.value : ::exp(upper.log_value - lower.log_value);
-    r = details::recur_in_order(lower, ratio, mu, x, steps);
-  }
+  if (is_half_integer_order(nu)) return bessel_k_half_integer<wanted>(static_cast<int>(nu), x);
+  if (path == Path::series) return bessel_k_small_x<wanted>(nu, x);
+  if (nu <= direct_max_order)
+    return path == Path::integral ? bessel_k_integral<wanted>(nu, x) : bessel_k_asymptotic<wanted>(nu, x);
+  // Where K_mu underflows (x > ~700) the recurrence starts from log K_mu and takes the ratio
+  // from the logs, so both orders come with their logs.
+  constexpr Wanted both = Wanted::log_and_value;
+  const int steps = static_cast<int>(nu + 0.5);
+  const double mu = nu - steps;
+  const auto lower = path == Path::integral ? bessel_k_integral<both>(::fabs(mu), x)
+                                            : bessel_k_asymptotic<both>(::fabs(mu), x);
+  const auto upper = path == Path::integral ? bessel_k_integral<both>(mu + 1, x)
+                                            : bessel_k_asymptotic<both>(mu + 1, x);
+  // The ratio from the values while they are normal doubles (a difference of logs
+  // would lose |log K| eps), from the logs where K underflows (x > ~700).
+  const double ratio = lower.value > 1e-300 ? upper.value / lower.value : ::exp(upper.log_value - lower.log_value);
+  return recur_in_order<wanted>(lower, upper.value, ratio, mu, x, steps);
+}
+
+}  // namespace Details
+
+// log K_nu(x) and K_nu(x) together.
+KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
+  const auto r = Details::evaluate<Details::Wanted::log_and_value>(nu, x);
   return {r.log_value, r.value};
 }
 
-KOKKOS_INLINE_FUNCTION double bessel_k(double nu, double x) { return evaluate(nu, x).value; }
+// K_nu(x) alone: the paths skip the logs that evaluate() also forms.
+KOKKOS_INLINE_FUNCTION double bessel_k(double nu, double x) {
+  return Details::evaluate<Details::Wanted::value>(nu, x).value;
+}
 KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) { return evaluate(nu, x).log_value; }
 
 // log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory.

@@ -19,7 +19,7 @@ namespace pk::besselk {
 
 constexpr int default_tile_size = 512;  // outer tiles: large enough for gemm to run at speed
 
-namespace details {
+namespace Details {
 
 constexpr long diagonal_tile_size = 64;  // what the single-team kernel factors
 
@@ -86,7 +86,7 @@ void cholesky_blocked(const Space& space, const Matrix& a, long tile, long offse
   }
 }
 
-}  // namespace details
+}  // namespace Details
 
 // Factors the symmetric positive definite n x n matrix `a` (only its lower triangle is
 // read) into L, in place; the strict upper triangle is left as it was. Throws pk::Error
@@ -99,7 +99,7 @@ void cholesky_in_place(const Space& space, const Matrix& a, int tile = default_t
   require(tile >= 1, "cholesky: tile size must be >= 1");
   Kokkos::View<int, typename Space::memory_space> failed(Kokkos::view_alloc(space, "pk::matern::cholesky::failed"));
   Kokkos::deep_copy(space, failed, static_cast<int>(n));
-  details::cholesky_blocked(space, a, tile, 0, failed);
+  Details::cholesky_blocked(space, a, tile, 0, failed);
   space.fence();
   int first_failed = static_cast<int>(n);
   Kokkos::deep_copy(first_failed, failed);

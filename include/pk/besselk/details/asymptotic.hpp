@@ -10,28 +10,29 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 constexpr int asymptotic_max_terms = 100;
 
 // Returns NaN when the terms have not fallen below 1e-17 of the sum after
 // asymptotic_max_terms (never for x >= 25 and nu <= 50, the only place it is used).
+template <Wanted wanted>
 KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_asymptotic(double nu, double x) {
   const double four_nu2 = 4 * nu * nu;
   double term = 1;
-  Compensated sum{1.0, 0.0};
+  CompensatedSum sum{1.0};
   bool converged = false;
   for (int k = 1; k <= asymptotic_max_terms; ++k) {
     const double odd = 2 * k - 1;
     term *= (four_nu2 - odd * odd) / (8 * k * x);
-    sum = add(sum, term);
-    if (::fabs(term) <= 1e-17 * ::fabs(sum.hi) && k > nu - 0.5) {
+    sum.add(term);
+    if (::fabs(term) <= 1e-17 * ::fabs(sum.sum) && k > nu - 0.5) {
       converged = true;
       break;
     }
   }
   if (!converged) return {NAN, NAN};
-  return exp_minus_x_times(x, multiply(sqrt_pi_over(2 * x), sum));
+  return exp_minus_x_times<wanted>(x, multiply(sqrt_pi_over(2 * x), sum.value()));
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details

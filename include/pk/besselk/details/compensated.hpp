@@ -7,12 +7,17 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 constexpr double pi = 3.141592653589793238462643383279502884;
 
+// What a path computes: K alone (bessel_k), or log K as well (evaluate). On the host every
+// libm call stays in the code even when its result is unused (it may set errno), so the
+// paths leave out the logs that were not asked for.
+enum class Wanted { value, log_and_value };
+
 struct LogAndValue {
-  double log_value;
+  double log_value;   // NaN where only the value was wanted
   double value;
   double log_lo = 0;  // log K - log_value where a path knows it (for the recurrence to add)
 };
@@ -36,6 +41,19 @@ KOKKOS_INLINE_FUNCTION Compensated add(Compensated a, double b) {
   const Compensated s = two_sum(a.hi, b);
   return quick_two_sum(s.hi, s.lo + a.lo);
 }
+
+// A running sum that keeps the rounding error of each addition apart (Ogita, Rump and
+// Oishi's Sum2): as accurate as adding in double-double, but a step waits only for the
+// previous plain sum, not for the error to be folded back in.
+struct CompensatedSum {
+  double sum, error = 0;
+  KOKKOS_INLINE_FUNCTION void add(double term) {
+    const Compensated s = two_sum(sum, term);
+    sum = s.hi;
+    error += s.lo;
+  }
+  KOKKOS_INLINE_FUNCTION Compensated value() const { return quick_two_sum(sum, error); }
+};
 
 KOKKOS_INLINE_FUNCTION Compensated multiply(Compensated a, Compensated b) {
   const double p = a.hi * b.hi;
@@ -62,12 +80,15 @@ KOKKOS_INLINE_FUNCTION Compensated sqrt_pi_over(double z) {
   return quick_two_sum(s, (::fma(-s, s, q) + q_lo) / (2 * s));
 }
 
-// log K and K from K = e^{-x} R (R finite): -x is added last so that a large log K rounds
-// once, and K is e^{-x} R with one rounding.
+// K = e^{-x} R (R finite) with one rounding, and log K with -x added last so that a large
+// log K rounds once.
+template <Wanted wanted>
 KOKKOS_INLINE_FUNCTION LogAndValue exp_minus_x_times(double x, Compensated r) {
   const double e = ::exp(-x);
+  const double value = ::fma(e, r.hi, e * r.lo);
+  if constexpr (wanted == Wanted::value) return {NAN, value};
   const Compensated log_k = two_sum(-x, ::log(r.hi) + r.lo / r.hi);
-  return {log_k.hi, ::fma(e, r.hi, e * r.lo), log_k.lo};
+  return {log_k.hi, value, log_k.lo};
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details

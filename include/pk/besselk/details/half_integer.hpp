@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-namespace pk::besselk::details {
+namespace pk::besselk::Details {
 
 // Up to n = 5 the coefficients (at most 10!/5! = 30240) and their recurrence are exact in
 // double; above it the other paths take over.
@@ -22,6 +22,7 @@ KOKKOS_INLINE_FUNCTION bool is_half_integer_order(double nu) {
 }
 
 // K_{n+1/2}(x) and its log for 0 <= n <= half_integer_max_n and x > 0.
+template <Wanted wanted>
 KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_half_integer(int n, double x) {
   double a[half_integer_max_n + 1];
   a[0] = 1;
@@ -31,7 +32,7 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_half_integer(int n, double x) {
     const Compensated w = quick_two_sum(1 / z, ::fma(-(1 / z), z, 1.0) / z);
     Compensated s{a[n], 0.0};
     for (int k = n - 1; k >= 0; --k) s = add(multiply(s, w), a[k]);
-    return exp_minus_x_times(x, multiply(sqrt_pi_over(z), s));
+    return exp_minus_x_times<wanted>(x, multiply(sqrt_pi_over(z), s));
   }
   // z < 1: S = T(z) / z^n with T(z) = sum a_k z^(n-k) (z is exact, so no 1/z rounding).
   Compensated t{a[0], 0.0}, power{1.0, 0.0};
@@ -41,10 +42,10 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_half_integer(int n, double x) {
   }
   if (power.hi > 1e-290) {
     const Compensated r = multiply(sqrt_pi_over(z), divide(t, power));
-    if (r.hi <= 1.7976931348623157e308) return exp_minus_x_times(x, r);
+    if (r.hi <= 1.7976931348623157e308) return exp_minus_x_times<wanted>(x, r);
   }
   // K overflows (x below about 1e-60 at n = 5): its log from the pieces.
   return {0.5 * ::log(pi / z) + ::log(t.hi) - n * ::log(z) - x, INFINITY};
 }
 
-}  // namespace pk::besselk::details
+}  // namespace pk::besselk::Details
