@@ -56,22 +56,22 @@ DeviceFacts device_facts(const Space& space) {
 // The fastest of `candidates` (launch parameters that give the same results) for the job
 // named `key` on the device behind `space`: trial(candidate) runs the job once; each is
 // timed as the median of three runs after a warm-up. The choice is cached per device and
-// key for the process, so later calls cost a map lookup. PK_AUTOTUNE=0 takes the first candidate without timing, for
-// runs that must launch the same kernels every time (profiling, bit-for-bit comparisons).
+// key for the process, so later calls cost a map lookup. PK_AUTOTUNE=0 takes the first
+// candidate without timing or cache, for runs that must launch the same kernels every time
+// (profiling, bit-for-bit comparisons).
 template <class Space, class Trial>
 int autotune(const Space& space, const std::string& key, const std::vector<int>& candidates, Trial&& trial) {
   require(!candidates.empty(), "pk::autotune: no candidates for ", key);
+  if (candidates.size() == 1 || !Details::autotune_enabled()) return candidates.front();
   // Cheap enough for every call: the backend and the device's ordinal, no device query.
   const std::string device =
       std::string(SpaceTraits<Space>::name) + "#" + std::to_string(SpaceTraits<Space>::device_id(space));
   if (const auto cached = Details::cached_choice(device, key)) return *cached;
   int best = candidates.front();
-  if (candidates.size() > 1 && Details::autotune_enabled()) {
-    double best_seconds = std::numeric_limits<double>::infinity();
-    for (const int candidate : candidates) {
-      const double seconds = median_seconds(space, 3, [&] { trial(candidate); });
-      if (seconds < best_seconds) best_seconds = seconds, best = candidate;
-    }
+  double best_seconds = std::numeric_limits<double>::infinity();
+  for (const int candidate : candidates) {
+    const double seconds = median_seconds(space, 3, [&] { trial(candidate); });
+    if (seconds < best_seconds) best_seconds = seconds, best = candidate;
   }
   Details::cache_choice(device, key, best);
   return best;
