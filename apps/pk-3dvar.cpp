@@ -46,7 +46,7 @@ struct Options {
   long observations = 2000;
   double observation_std = 0.1, background_std = 0.5, tolerance = 1e-6;
   int max_iterations = 500;
-  int chunks = 4;  // the chunked-filter check along x
+  int chunks = 4;              // the chunked-filter check along x
   std::optional<int> overlap;  // default: 2.5 sigma
   unsigned long seed = 7;
 };
@@ -78,27 +78,23 @@ std::optional<Setup> parse(int argc, char** argv) {
   cli.add_option("--tolerance", o.tolerance, "CG stops when ||r|| <= tolerance ||b||");
   cli.add_option("--max-iterations", o.max_iterations, "CG iteration limit");
   cli.add_option("--chunks", o.chunks, "chunks per x line for the chunked-filter check");
-  cli.add_option_function<int>("--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
+  cli.add_option_function<int>(
+      "--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
   cli.add_option("--seed", o.seed, "random seed");
   cli.add_option("--out", o.out, "directory for the result JSON");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
 
-    for (double sigma : o.sigma)  // finite and > 0 is checked with the covariance
-      pk::require(!(sigma > max_sigma), "--sigma " + pk::format_number(sigma) + ": at most " +
-                                            pk::format_number(max_sigma) + " grid cells");
-    pk::require(o.iterations >= 1 && o.iterations <= max_k,
-                "-K " + std::to_string(o.iterations) + ": K (iterations) must be 1 to " + std::to_string(max_k));
   pk::require(o.grid.size() == 3, "--grid needs three extents nx,ny,nz");
   const rf::Grid grid{o.grid[0], o.grid[1], o.grid[2]};
   rf::check_grid(grid);
-  pk::require(o.sigma.size() == 1 || o.sigma.size() == 3,
-              "mismatched sizes: --sigma has " + std::to_string(o.sigma.size()) +
-                  " values; give one, or one per grid axis (3)");
+  pk::require(o.sigma.size() == 1 || o.sigma.size() == 3, "mismatched sizes: --sigma has " +
+                                                              std::to_string(o.sigma.size()) +
+                                                              " values; give one, or one per grid axis (3)");
   if (o.sigma.size() == 1) o.sigma.assign(3, o.sigma[0]);
   for (double sigma : o.sigma)  // finite and > 0 is checked with the covariance
-    pk::require(!(sigma > max_sigma), "--sigma " + pk::format_number(sigma) + ": at most " +
-                                          pk::format_number(max_sigma) + " grid cells");
+    pk::require(!(sigma > max_sigma),
+                "--sigma " + pk::format_number(sigma) + ": at most " + pk::format_number(max_sigma) + " grid cells");
   pk::require(o.iterations >= 1 && o.iterations <= max_k,
               "-K " + std::to_string(o.iterations) + ": K (iterations) must be 1 to " + std::to_string(max_k));
   rf::SyntheticSettings settings;
@@ -120,8 +116,9 @@ std::optional<Setup> parse(int argc, char** argv) {
   }
   pk::require(std::isfinite(o.observation_std) && o.observation_std > 0, "--observation-std must be > 0");
   pk::require(o.tolerance > 0 && o.tolerance < 1, "--tolerance must be in (0, 1)");
-  pk::require(o.max_iterations >= 1 && o.max_iterations <= max_cg_iterations,
-              "--max-iterations " + std::to_string(o.max_iterations) + ": must be 1 to " + std::to_string(max_cg_iterations));
+  pk::require(
+      o.max_iterations >= 1 && o.max_iterations <= max_cg_iterations,
+      "--max-iterations " + std::to_string(o.max_iterations) + ": must be 1 to " + std::to_string(max_cg_iterations));
   const rf::Chunking chunking{o.chunks, o.overlap ? *o.overlap : rf::default_overlap(o.sigma[0])};
   if (!o.overlap && o.chunks >= 1 && o.chunks <= grid.nx)  // name the cause the user can change
     pk::require(chunking.overlap <= grid.nx / o.chunks,
@@ -138,16 +135,18 @@ std::optional<Setup> parse(int argc, char** argv) {
 void print_summary(const std::string& space, const rf::AnalysisResult& result, const std::string& where,
                    double background_rmse, double analysis_rmse, double seconds) {
   std::cout << space << ": CG "
-            << (result.cg.converged ? "converged" : result.cg.interrupted ? "interrupted" : "did NOT converge") << " in "
-            << result.cg.iterations << " iterations" << where << ", residual " << result.cg.relative_residual
+            << (result.cg.converged     ? "converged"
+                : result.cg.interrupted ? "interrupted"
+                                        : "did NOT converge")
+            << " in " << result.cg.iterations << " iterations" << where << ", residual " << result.cg.relative_residual
             << " (recomputed " << result.cg.true_relative_residual << "); rmse background " << background_rmse
             << " -> analysis " << analysis_rmse << "; " << seconds << " s" << std::endl;
 }
 
 // The figures of every 3D-Var record.
 std::map<std::string, double> analysis_metrics(const Options& o, long points, std::size_t observations,
-                                               const rf::AnalysisResult& result, double seconds,
-                                               double background_rmse, double analysis_rmse) {
+                                               const rf::AnalysisResult& result, double seconds, double background_rmse,
+                                               double analysis_rmse) {
   return {{"wall_seconds", seconds},
           {"n", static_cast<double>(points)},
           {"k", static_cast<double>(o.iterations)},
@@ -186,9 +185,12 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
 
   // The chunked filter along x against the unsplit one, on the truth field.
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
-  Field unsplit("pk::3dvar::unsplit", grid.nx, grid.ny, grid.nz), chunked("pk::3dvar::chunked", grid.nx, grid.ny, grid.nz);
-  Kokkos::deep_copy(space, unsplit, Kokkos::View<const double***, Kokkos::LayoutLeft, typename Space::memory_space,
-                                                 Kokkos::MemoryUnmanaged>(problem.truth.data(), grid.nx, grid.ny, grid.nz));
+  Field unsplit("pk::3dvar::unsplit", grid.nx, grid.ny, grid.nz),
+      chunked("pk::3dvar::chunked", grid.nx, grid.ny, grid.nz);
+  Kokkos::deep_copy(
+      space, unsplit,
+      Kokkos::View<const double***, Kokkos::LayoutLeft, typename Space::memory_space, Kokkos::MemoryUnmanaged>(
+          problem.truth.data(), grid.nx, grid.ny, grid.nz));
   Field source("pk::3dvar::source", grid.nx, grid.ny, grid.nz);
   Kokkos::deep_copy(space, source, unsplit);
   rf::apply_filter(space, unsplit, 0, settings.covariance.per_axis[0]);
@@ -197,15 +199,20 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
   const auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, unsplit);
   const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, chunked);
   double chunk_error = 0;
-  for (std::size_t i = 0; i < hu.size(); ++i) chunk_error = std::max(chunk_error, std::abs(hu.data()[i] - hc.data()[i]));
+  for (std::size_t i = 0; i < hu.size(); ++i)
+    chunk_error = std::max(chunk_error, std::abs(hu.data()[i] - hc.data()[i]));
 
   print_summary(name, result, "", background_rmse, analysis_rmse, seconds);
   table.add_row({name, std::to_string(result.cg.iterations), pk::format_number(result.cg.true_relative_residual, 3),
                  pk::format_number(background_rmse), pk::format_number(analysis_rmse),
                  pk::format_number(chunk_error, 3), pk::format_number(seconds, 3)});
-  pk::ResultRecord record{"3dvar", "synthetic", name, pk::describe_device(space), command,
-                          analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds,
-                                           background_rmse, analysis_rmse)};
+  pk::ResultRecord record{
+      "3dvar",
+      "synthetic",
+      name,
+      pk::describe_device(space),
+      command,
+      analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds, background_rmse, analysis_rmse)};
   record.metrics["chunked_max_difference"] = chunk_error;
   record.interrupted = result.cg.interrupted;
   const std::string path = pk::write_result(record, o.out);
@@ -217,7 +224,8 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
 template <class Vector>
 Vector slab_of(const Vector& whole, const rf::Grid& g, const rf::XSlab& slab) {
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, whole);
-  Vector part(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::3dvar::slab"), static_cast<long>(slab.size()) * g.ny * g.nz);
+  Vector part(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::3dvar::slab"),
+              static_cast<long>(slab.size()) * g.ny * g.nz);
   auto part_host = Kokkos::create_mirror_view(part);
   long i = 0;
   for (int z = 0; z < g.nz; ++z)
@@ -257,7 +265,8 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
     var.emplace(world, space, grid, setup.settings.covariance, setup.chunking.overlap, problem.observations);
   });
   using Vector = typename rf::DistributedThreeDVar<Space>::Vector;
-  const Vector background = slab_of(problem.background, grid, var->slab()), truth = slab_of(problem.truth, grid, var->slab());
+  const Vector background = slab_of(problem.background, grid, var->slab()),
+               truth = slab_of(problem.truth, grid, var->slab());
   Vector analysis("pk::3dvar::analysis", background.size());
   Kokkos::Timer timer;
   const auto result = var->analyse(background, analysis, o.tolerance, o.max_iterations);
@@ -270,9 +279,13 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
                 " on " + std::to_string(world.size()) + " ranks (x slabs, overlap " +
                     std::to_string(setup.chunking.overlap) + ")",
                 background_rmse, analysis_rmse, seconds);
-  pk::ResultRecord record{"3dvar", "synthetic-np" + std::to_string(world.size()), name, pk::describe_device(space), command,
-                          analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds,
-                                           background_rmse, analysis_rmse)};
+  pk::ResultRecord record{
+      "3dvar",
+      "synthetic-np" + std::to_string(world.size()),
+      name,
+      pk::describe_device(space),
+      command,
+      analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds, background_rmse, analysis_rmse)};
   record.metrics["ranks"] = world.size();
   record.metrics["points_per_rank"] = static_cast<double>(grid.size()) / world.size();
   record.metrics["overlap"] = setup.chunking.overlap;
@@ -300,8 +313,8 @@ int main(int argc, char** argv) {
     pk::Session session(setup->kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
-    pk::Table table({"space", "cg iterations", "residual", "background rmse", "analysis rmse", "chunked-unsplit",
-                     "seconds"});
+    pk::Table table(
+        {"space", "cg iterations", "residual", "background rmse", "analysis rmse", "chunked-unsplit", "seconds"});
     pk::for_each_selected_space(setup->spaces, [&](const auto& space) { run(space, *setup, command, table); });
     std::cout << '\n';
     table.print(std::cout);

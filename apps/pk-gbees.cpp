@@ -38,8 +38,8 @@ constexpr std::int64_t max_mc_samples = 100000000;
 
 struct Options {
   std::string model = "lorenz63";
-  int dimension = 6;          // Lorenz '96 only
-  double forcing = 4;         // Lorenz '96 only
+  int dimension = 6;   // Lorenz '96 only
+  double forcing = 4;  // Lorenz '96 only
   std::vector<double> mean, std_dev, h;
   std::optional<double> threshold, end_time;  // default: the paper's
   double epsilon = 1, initial_extent = 3;
@@ -53,7 +53,7 @@ struct Options {
   double max_cells = 0;
   double progress_seconds = 2;
   std::string out = "pk-gbees-out";
-  std::string results;        // directory for a pk::ResultRecord (perf/results)
+  std::string results;  // directory for a pk::ResultRecord (perf/results)
   bool plot = false;
 };
 
@@ -85,7 +85,8 @@ Parameters build_parameters(const Options& o, int n) {
   if (o.no_measurements) p.measurements.clear();
   if (!o.measurement_file.empty()) p.measurements = read_measurements(o.measurement_file, n);
   validate(p, n);
-  pk::require(o.snapshots >= 1 && o.snapshots <= 1000, "--snapshots " + std::to_string(o.snapshots) + ": must lie in 1..1000");
+  pk::require(o.snapshots >= 1 && o.snapshots <= 1000,
+              "--snapshots " + std::to_string(o.snapshots) + ": must lie in 1..1000");
   pk::require(o.mc_samples == 0 || (o.mc_samples >= 100 && o.mc_samples <= max_mc_samples),
               "--mc-samples " + std::to_string(o.mc_samples) + ": 0 (off) or 100 to " + std::to_string(max_mc_samples));
   pk::require(o.progress_seconds >= 0, "--progress must be >= 0 seconds");
@@ -105,7 +106,7 @@ std::vector<double> snapshot_times(const Parameters& p, int snapshots) {
 struct Snapshot {
   std::string label;  // "t=1.000000-" before a measurement, "+" after
   HostCells cells;
-  double bc = -1;     // vs Monte Carlo, when run
+  double bc = -1;  // vs Monte Carlo, when run
 };
 
 void write_marginals(const Snapshot& s, const std::string& dir, const std::string& stem) {
@@ -156,7 +157,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     if (progress && wall.seconds() - last_print >= o.progress_seconds) {
       last_print = wall.seconds();
       const double elapsed = r.seconds + timer.seconds();
-      const double rate = solver.statistics().cell_steps / elapsed;
+      const double rate = info.cell_steps / elapsed;
       const double eta = info.time > 0 ? elapsed * (p.end_time - info.time) / info.time : 0;
       std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s   ", info.time, p.end_time,
                    static_cast<long long>(info.step), info.cells, rate, eta);
@@ -175,7 +176,8 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
       r.completed = false;
       break;
     }
-    const bool measure = next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
+    const bool measure =
+        next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
     take(measure ? "-" : "");
     if (measure) {
       timer.reset();
@@ -198,11 +200,11 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                          const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
   const int n = model.dimension();
-  // Refuse up front what cannot fit: bytes per cell slot x the cells the run may hold (map
-  // and arrays at load 1/1.6), and the Monte Carlo samples (device, and host for the KDE).
-  const MemoryBreakdown per_slot = SparseGrid<Space>::bytes_per_slot(n);
+  // Refuse up front what cannot fit: the grid at the most cells the run may hold, and the
+  // Monte Carlo samples (device, and host for the KDE).
+  const MemoryBreakdown per_slot = bytes_per_slot(n);
   const double planned_cells = std::max(initial_cell_count(p), static_cast<double>(p.max_cells));
-  pk::require_memory(space, 1.6 * planned_cells * per_slot.total() + 16.0 * (n + 1) * o.mc_samples,
+  pk::require_memory(space, planned_bytes(n, planned_cells) + 16.0 * (n + 1) * o.mc_samples,
                      fixed(planned_cells, 0) + " cells (" + fixed(per_slot.total(), 0) + " B per cell slot) and " +
                          std::to_string(o.mc_samples) + " Monte Carlo samples");
 
@@ -229,9 +231,9 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["wall_seconds"] = r.seconds;
   j["cells_per_second"] = cells_per_second;
   j["bytes_per_cell"] = bytes_per_cell;
-  j["bytes_per_cell_slot"] = {{"state", per_slot.state},       {"fluxes", per_slot.fluxes},
+  j["bytes_per_cell_slot"] = {{"state", per_slot.state},           {"fluxes", per_slot.fluxes},
                               {"neighbours", per_slot.neighbours}, {"hash_map", per_slot.hash_map},
-                              {"scratch", per_slot.scratch},   {"total", per_slot.total()}};
+                              {"scratch", per_slot.scratch},       {"total", per_slot.total()}};
   j["pruned_probability"] = st.pruned_probability;
   j["clipped_probability"] = st.clipped_probability;
   j["outflow_probability"] = st.outflow_probability;
@@ -246,11 +248,12 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["snapshots"] = curve;
 
   std::cout << name << ": " << Model::name() << " " << n << "-D to t = " << fixed(r.final_time, 4)
-            << (r.completed ? "" : " (interrupted)") << ": " << st.steps << " steps, max " << st.max_cells
-            << " cells, " << fixed(r.seconds, 3) << " s, " << fixed(cells_per_second / 1e6, 3) << " M cells/s, "
+            << (r.completed ? "" : " (interrupted)") << ": " << st.steps << " steps, max " << st.max_cells << " cells, "
+            << fixed(r.seconds, 3) << " s, " << fixed(cells_per_second / 1e6, 3) << " M cells/s, "
             << fixed(bytes_per_cell, 1) << " B/cell at peak (" << fixed(per_slot.total(), 1) << " B per slot)\n";
   for (const Snapshot& s : r.snapshots)
-    if (s.bc >= 0) std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
+    if (s.bc >= 0)
+      std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
 
   if (o.convergence && r.completed) {  // an interrupted study keeps the runs that completed
     // Sec. 5.2.2: reference epsilon = 0.01, then epsilon = 1, 0.5, 0.2, 0.1 at the snapshot times.
@@ -271,14 +274,17 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
       std::cout << "    epsilon " << eps << " (" << run.statistics.steps << " steps):";
       for (std::size_t k = 0; k < run.snapshots.size() && k < reference.snapshots.size(); ++k) {
         const GridComparison c = compare(run.snapshots[k].cells, reference.snapshots[k].cells);
-        errors.push_back({{"label", run.snapshots[k].label}, {"one_norm", c.one_norm}, {"bhattacharyya", c.bhattacharyya}});
+        errors.push_back(
+            {{"label", run.snapshots[k].label}, {"one_norm", c.one_norm}, {"bhattacharyya", c.bhattacharyya}});
         std::cout << " " << run.snapshots[k].label << " E=" << fixed(c.one_norm, 5);
       }
       std::cout << "\n";
       e["errors"] = errors;
       study.push_back(e);
     }
-    j["convergence"] = {{"reference_epsilon", 0.01}, {"reference_steps", reference.statistics.steps}, {"runs", study},
+    j["convergence"] = {{"reference_epsilon", 0.01},
+                        {"reference_steps", reference.statistics.steps},
+                        {"runs", study},
                         {"completed", !pk::interrupted()}};
     if (pk::interrupted()) {
       j["completed"] = false;
@@ -291,8 +297,10 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   std::cout << "  summary: " << path << ", marginals: " << o.out << "/" << stem << "/\n";
   if (!o.results.empty()) {
     pk::ResultRecord record{"gbees", Model::name(), name, pk::describe_device(space), command, {}, !r.completed};
-    record.metrics = {{"wall_seconds", r.seconds},        {"steps", double(st.steps)},
-                      {"max_cells", double(st.max_cells)}, {"cells_per_second", cells_per_second},
+    record.metrics = {{"wall_seconds", r.seconds},
+                      {"steps", double(st.steps)},
+                      {"max_cells", double(st.max_cells)},
+                      {"cells_per_second", cells_per_second},
                       {"bytes_per_cell", bytes_per_cell}};
     for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
       if (it->bc >= 0) {
@@ -327,12 +335,13 @@ int main(int argc, char** argv) {
     cli.add_option("--mean", o.mean, "initial mean (n values, or 1 for all)")->delimiter(',');
     cli.add_option("--std", o.std_dev, "initial standard deviations (n values or 1)")->delimiter(',');
     cli.add_option("--h", o.h, "cell widths (n values or 1)")->delimiter(',');
-    cli.add_option_function<double>("--threshold", [&](double v) { o.threshold = v; },
-                                    "probability threshold p* in (0,1) (default: the paper's)");
+    cli.add_option_function<double>(
+        "--threshold", [&](double v) { o.threshold = v; }, "probability threshold p* in (0,1) (default: the paper's)");
     cli.add_option("--epsilon", o.epsilon, "time step = epsilon * CFL limit, in (0,1]");
     cli.add_option("--prune-interval", o.prune_interval, "steps between prunes");
     cli.add_option("--initial-extent", o.initial_extent, "initial box half-width in standard deviations");
-    cli.add_option_function<double>("--end-time", [&](double v) { o.end_time = v; }, "final time (default: the paper's)");
+    cli.add_option_function<double>(
+        "--end-time", [&](double v) { o.end_time = v; }, "final time (default: the paper's)");
     cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
     cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
     cli.add_flag("--paper-back-faces", o.paper_back_faces,
@@ -349,8 +358,9 @@ int main(int argc, char** argv) {
     if (!kokkos_args) return 0;
     const int n = o.model == "lorenz63" ? 3 : o.dimension;
     if (o.model == "lorenz96")
-      pk::require(o.dimension >= 4 && o.dimension <= max_dimension,
-                  "--dimension " + std::to_string(o.dimension) + ": Lorenz '96 needs 4 to " + std::to_string(max_dimension) + " variables");
+      pk::require(o.dimension >= 4 && o.dimension <= max_dimension, "--dimension " + std::to_string(o.dimension) +
+                                                                        ": Lorenz '96 needs 4 to " +
+                                                                        std::to_string(max_dimension) + " variables");
     const Parameters p = build_parameters(o, n);
     const std::vector<std::string> spaces = pk::select_spaces(space_request);
     pk::make_directories(o.out);
@@ -359,8 +369,10 @@ int main(int argc, char** argv) {
     const std::string command = pk::command_line(argc, argv);
     pk::for_each_selected_space(spaces, [&](const auto& space) {
       if (pk::interrupted()) return;
-      if (o.model == "lorenz63") run_space(space, Lorenz63{}, p, o, command);
-      else run_space(space, Lorenz96{n, o.forcing}, p, o, command);
+      if (o.model == "lorenz63")
+        run_space(space, Lorenz63{}, p, o, command);
+      else
+        run_space(space, Lorenz96{n, o.forcing}, p, o, command);
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;
   });

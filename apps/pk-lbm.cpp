@@ -123,7 +123,8 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
                            {"mlups", mlups},
                            {"max_speed", speed},
                            {"mean_density", active > 0 ? mass / active : 0},
-                           {"tau", parameters.tau}},
+                           {"tau", parameters.tau},
+                           {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}},
                           pk::interrupted()};
   const std::string path = pk::write_result(record, options.out);
   std::cout << "  wrote " << path << '\n';
@@ -149,23 +150,31 @@ std::optional<Setup> parse(int argc, char** argv) {
   std::vector<int> channel = {64, 32, 32};
   CLI::App cli{"D3Q19 lattice Boltzmann (BGK) flow, A-A or A-B streaming, on OpenMP and/or CUDA. Lattice units."};
   cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all (those that can run here)");
-  auto* channel_option = cli.add_option("--channel", channel, "box channel LENGTH WIDTH HEIGHT in fluid cells (flow along x)")
-                             ->expected(3);
-  cli.add_option("--flag-file", flag_file, "flag field file instead of the channel (format: include/pk/lbm/geometry.hpp)")
+  auto* channel_option =
+      cli.add_option("--channel", channel, "box channel LENGTH WIDTH HEIGHT in fluid cells (flow along x)")
+          ->expected(3);
+  cli.add_option("--flag-file", flag_file,
+                 "flag field file instead of the channel (format: include/pk/lbm/geometry.hpp)")
       ->excludes(channel_option);
   cli.add_option("--steps", options.steps, "time steps")->capture_default_str();
-  cli.add_option("--tau", parameters.tau, "BGK relaxation time (> 0.5); viscosity (tau - 0.5) / 3")->capture_default_str();
-  cli.add_option("--inlet-density", parameters.inlet_density, "density prescribed on inlet cells")->capture_default_str();
-  cli.add_option("--outlet-density", parameters.outlet_density, "density prescribed on outlet cells")->capture_default_str();
+  cli.add_option("--tau", parameters.tau, "BGK relaxation time (> 0.5); viscosity (tau - 0.5) / 3")
+      ->capture_default_str();
+  cli.add_option("--inlet-density", parameters.inlet_density, "density prescribed on inlet cells")
+      ->capture_default_str();
+  cli.add_option("--outlet-density", parameters.outlet_density, "density prescribed on outlet cells")
+      ->capture_default_str();
   cli.add_option("--pattern", pattern, "streaming: aa (one lattice) or ab (two lattices)")
-      ->check(CLI::IsMember({"aa", "ab"}))->capture_default_str();
+      ->check(CLI::IsMember({"aa", "ab"}))
+      ->capture_default_str();
   cli.add_option("--precision", options.precision, "storage: fp32, fp64, or fp16 (computing in fp32)")
-      ->check(CLI::IsMember({"fp32", "fp64", "fp16"}))->capture_default_str();
+      ->check(CLI::IsMember({"fp32", "fp64", "fp16"}))
+      ->capture_default_str();
   cli.add_option("--max-mach", parameters.max_mach, "largest |u| / c_s allowed, checked before and during the run")
       ->capture_default_str();
   cli.add_option("--check-every", parameters.check_interval, "steps between NaN/density/Mach checks (0: never)")
       ->capture_default_str();
-  cli.add_option("--vti-every", options.vti_every, "write VTK image data every N steps (0: never)")->capture_default_str();
+  cli.add_option("--vti-every", options.vti_every, "write VTK image data every N steps (0: never)")
+      ->capture_default_str();
   cli.add_option("--out", options.out, "directory for .vti files and the JSON summary")->capture_default_str();
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
@@ -186,9 +195,7 @@ std::optional<Setup> parse(int argc, char** argv) {
 // Calls run<Space, Real>() with the storage type the options name.
 template <class F>
 auto with_precision(const Options& options, F&& run) {
-  return options.precision == "fp64"   ? run(double{})
-         : options.precision == "fp16" ? run(pk::Binary16{})
-                                       : run(float{});
+  return options.precision == "fp64" ? run(double{}) : options.precision == "fp16" ? run(pk::Binary16{}) : run(float{});
 }
 
 #if PK_ENABLE_MPI
@@ -249,7 +256,8 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   if (options.vti_every > 0 && solver.step_count() % options.vti_every != 0) write_now();
 
   // The slowest rank sets the pace.
-  const double seconds = world.max(compute_seconds), exchange_share = world.max((solver.exchange_seconds() - exchange_before) / compute_seconds);
+  const double seconds = world.max(compute_seconds),
+               exchange_share = world.max((solver.exchange_seconds() - exchange_before) / compute_seconds);
   HostFields fields = solver.fields();
   const std::int64_t active = geometry.active_cell_count();
   const double mlups = seconds > 0 ? active * 1e-6 * options.steps / seconds : 0;
@@ -257,12 +265,13 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   const double speed = world.max(max_speed(fields));
   const char* axis_name[] = {"x", "y", "z"};
   if (world.rank() == 0) {
-    std::printf("%s: %lld steps of %d x %d x %d (%lld active cells, %s, %s) on %d ranks (slabs along %s) in %.3f s: "
-                "%.2f MLUPS, %.2f per rank, %.1f %% of the time in the exchange%s; max |u| %.4g\n",
-                name.c_str(), static_cast<long long>(options.steps), geometry.nx(), geometry.ny(), geometry.nz(),
-                static_cast<long long>(active), streaming_name(setup.parameters.streaming), options.precision.c_str(),
-                world.size(), axis_name[solver.slab().axis], seconds, mlups, mlups / world.size(),
-                100 * exchange_share, solver.staged() ? " (staged through host buffers)" : "", speed);
+    std::printf(
+        "%s: %lld steps of %d x %d x %d (%lld active cells, %s, %s) on %d ranks (slabs along %s) in %.3f s: "
+        "%.2f MLUPS, %.2f per rank, %.1f %% of the time in the exchange%s; max |u| %.4g\n",
+        name.c_str(), static_cast<long long>(options.steps), geometry.nx(), geometry.ny(), geometry.nz(),
+        static_cast<long long>(active), streaming_name(setup.parameters.streaming), options.precision.c_str(),
+        world.size(), axis_name[solver.slab().axis], seconds, mlups, mlups / world.size(), 100 * exchange_share,
+        solver.staged() ? " (staged through host buffers)" : "", speed);
     pk::ResultRecord record{"lbm",
                             std::string(streaming_name(setup.parameters.streaming)) + "-" + options.precision + "-" +
                                 std::to_string(geometry.nx()) + "x" + std::to_string(geometry.ny()) + "x" +
@@ -281,7 +290,8 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
                              {"staged_exchange", solver.staged() ? 1.0 : 0.0},
                              {"max_speed", speed},
                              {"mean_density", active > 0 ? mass / active : 0},
-                             {"tau", setup.parameters.tau}}};
+                             {"tau", setup.parameters.tau},
+                             {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}}};  // rank 0's
     std::cout << "  wrote " << pk::write_result(record, options.out) << '\n';
   }
   return {name, std::move(fields)};

@@ -40,7 +40,8 @@ Data read_data(const std::string& path) {
   std::vector<double> z;
   for (const pk::ColumnRow& row : pk::read_columns(path, 3, "x y z")) {
     raw.x.push_back(row.values[0]), raw.y.push_back(row.values[1]), z.push_back(row.values[2]);
-    pk::require(static_cast<long>(raw.size()) <= max_locations, path + ": more than " + std::to_string(max_locations) + " locations");
+    pk::require(static_cast<long>(raw.size()) <= max_locations,
+                path + ": more than " + std::to_string(max_locations) + " locations");
   }
   const bk::Locations sorted = bk::morton_ordered(raw);  // checks n >= 2 and duplicates
   // Reorder z the same way: match by coordinates (sorted is a permutation of raw).
@@ -100,8 +101,8 @@ int main(int argc, char** argv) {
     if (from_file) {
       data = read_data(data_path);
     } else {
-      pk::require(n >= 2 && n <= max_locations, "--locations " + std::to_string(n) + ": need 2 to " +
-                                                    std::to_string(max_locations) + " locations");
+      pk::require(n >= 2 && n <= max_locations,
+                  "--locations " + std::to_string(n) + ": need 2 to " + std::to_string(max_locations) + " locations");
       data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), seed);
     }
     if (mode == "generate") pk::require(!data_path.empty(), "generate needs --data FILE to write to");
@@ -131,8 +132,8 @@ int main(int argc, char** argv) {
       std::ostringstream case_name;  // one file per mode, size and (synthetic) range
       case_name << mode << "-n" << count;
       if (!from_file) case_name << "-beta" << params.range;
-      pk::ResultRecord record{"matern", case_name.str(), name, pk::describe_device(space), command,
-                              {{"n", double(count)}}};
+      pk::ResultRecord record{"matern", case_name.str(),       name, pk::describe_device(space),
+                              command,  {{"n", double(count)}}};
       if (mode == "generate") {
         if (first) {  // one file, from the first space
           const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, z);
@@ -140,7 +141,8 @@ int main(int argc, char** argv) {
             file << "# x y z: Matern field sigma^2=" << params.variance << " beta=" << params.range
                  << " nu=" << params.smoothness << " seed=" << seed << '\n'
                  << std::setprecision(17);
-            for (long i = 0; i < count; ++i) file << data.locations.x[i] << ' ' << data.locations.y[i] << ' ' << hz(i) << '\n';
+            for (long i = 0; i < count; ++i)
+              file << data.locations.x[i] << ' ' << data.locations.y[i] << ' ' << hz(i) << '\n';
           });
           std::cout << name << ": wrote " << count << " observations to " << data_path << std::endl;
         }
@@ -164,7 +166,10 @@ int main(int argc, char** argv) {
                   << fit.estimate.variance << ", " << fit.estimate.range << ", " << fit.estimate.smoothness
                   << "), log-likelihood " << std::setprecision(12) << fit.log_likelihood << ", " << fit.evaluations
                   << " evaluations, " << std::setprecision(4) << fit.seconds << " s"
-                  << (fit.interrupted ? " (interrupted)" : fit.converged ? "" : " (evaluation limit reached)") << std::endl;
+                  << (fit.interrupted ? " (interrupted)"
+                      : fit.converged ? ""
+                                      : " (evaluation limit reached)")
+                  << std::endl;
         record.interrupted = fit.interrupted;
         record.metrics.insert({{"variance", fit.estimate.variance},
                                {"range", fit.estimate.range},

@@ -48,8 +48,12 @@ int main(int argc, char** argv) {
     // implementation in the space field), so that plot_results.py sets them side by side.
     std::vector<pk::ResultRecord> records;
     for (const auto& impl : impls)
-      records.push_back({"besselk-accuracy", "regions", impl.key,
-                         "host, mpmath table of " + std::to_string(n) + " points", pk::command_line(argc, argv), {}});
+      records.push_back({"besselk-accuracy",
+                         "regions",
+                         impl.key,
+                         "host, mpmath table of " + std::to_string(n) + " points",
+                         pk::command_line(argc, argv),
+                         {}});
     for (const auto& region : bk::accuracy_regions()) {
       std::vector<bk::ErrorSummary> s;
       for (std::size_t m = 0; m < impls.size(); ++m) {

@@ -23,9 +23,12 @@ namespace {
 
 std::size_t copy_probe_length(Size size) {
   switch (size) {
-    case Size::tiny: return std::size_t{1} << 20;   // 8 MiB per array
-    case Size::small: return std::size_t{1} << 24;  // 128 MiB: well past any cache
-    case Size::full: return std::size_t{1} << 27;   // 1 GiB
+    case Size::tiny:
+      return std::size_t{1} << 20;  // 8 MiB per array
+    case Size::small:
+      return std::size_t{1} << 24;  // 128 MiB: well past any cache
+    case Size::full:
+      return std::size_t{1} << 27;  // 1 GiB
   }
   return 0;
 }
@@ -43,8 +46,8 @@ int main(int argc, char** argv) {
     cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all (those that can run here)");
     cli.add_option("--kernel", kernel_request, "a kernel name (see --list), or all");
     cli.add_option("--size", size, "problem size: tiny, small or full")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, Size>{
-            {"tiny", Size::tiny}, {"small", Size::small}, {"full", Size::full}}));
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, Size>{{"tiny", Size::tiny}, {"small", Size::small}, {"full", Size::full}}));
     cli.add_option("--out", out, "directory for the result JSON files");
     cli.add_flag("--list", list, "list the kernels and exit");
     const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
@@ -78,8 +81,8 @@ int main(int argc, char** argv) {
           pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics};
           record.metrics["limit_ratio"] = r.limit_ratio;
           const std::string path = pk::write_result(record, out);
-          table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)),
-                         r.limit, pk::format_number(r.limit_ratio, 3)});
+          table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)), r.limit,
+                         pk::format_number(r.limit_ratio, 3)});
           std::cerr << "wrote " << path << '\n';
         }
       }

@@ -38,7 +38,8 @@ struct SpaceNames {
 };
 
 // A host view of uniform random numbers in [lo, hi), fresh for every call.
-inline Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> random_host_vector(std::size_t n, double lo = -1, double hi = 1) {
+inline Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> random_host_vector(std::size_t n, double lo = -1,
+                                                                                       double hi = 1) {
   static std::mt19937_64 engine(20261123);
   std::uniform_real_distribution<double> uniform(lo, hi);
   Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> v("pk::test::random", n);

@@ -4,7 +4,7 @@
 #include "spaces.hpp"
 
 #include <pk/core/binary16.hpp>
-#include <pk/lbm/details/kernels.hpp>
+#include <pk/lbm/details/storage.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -79,7 +79,7 @@ TYPED_TEST_SUITE(Binary16Storage, pk::test::EnabledSpaceTypes, pk::test::SpaceNa
 // as pk::Binary16 does on the host, so that spaces take the same steps.
 TYPED_TEST(Binary16Storage, EverySpaceRoundsAsTheHost) {
   using Space = TypeParam;
-  using Storage = pk::lbm::details::storage_t<pk::Binary16, Space>;
+  using Storage = pk::lbm::Details::storage_t<pk::Binary16, Space>;
   static_assert(sizeof(Storage) == 2, "fp16 storage takes 16 bits");
   const int n = 1 << 20;
   Kokkos::View<float*, Kokkos::HostSpace> input("pk::test::binary16::input", n);

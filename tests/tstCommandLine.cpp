@@ -28,7 +28,9 @@ const std::string other_threads = kokkos4 ? "--kokkos-threads" : "--kokkos-num-t
 TEST(KokkosOptions, ValidOptionsPass) {
   EXPECT_EQ(error_of({threads + "=1", "--kokkos-disable-warnings", "--kokkos-device-id=0", "--kokkos-help"}), "");
   if (kokkos4) {
-    EXPECT_EQ(error_of({"--kokkos-print-configuration", "--kokkos-tune-internals=No", "--kokkos-map-device-id-by=random"}), "");
+    EXPECT_EQ(
+        error_of({"--kokkos-print-configuration", "--kokkos-tune-internals=No", "--kokkos-map-device-id-by=random"}),
+        "");
   } else {
     EXPECT_EQ(error_of({"--kokkos-num-devices=2,1", "--kokkos-numa=1", "--kokkos-tune-internals"}), "");
   }
@@ -105,7 +107,10 @@ TEST(ConfigFile, KeysAreLongOptionsAndEveryLineIsUnderstood) {
   EXPECT_EQ(config_error("quiet = true\n[run]\n"), "FILE:2: sections are not supported: write 'key = value' lines");
   EXPECT_EQ(config_error("end-time 2\n"), "FILE:1: expected 'key = value'");
   EXPECT_EQ(config_error("end-time =\n"), "FILE:1: 'end-time' has no value");
-  EXPECT_EQ(config_error(std::string("\x7f" "ELF\x02\x01\x01\0", 8)), "FILE:1: not a line of text");
+  EXPECT_EQ(config_error(std::string("\x7f"
+                                     "ELF\x02\x01\x01\0",
+                                     8)),
+            "FILE:1: not a line of text");
 }
 
 }  // namespace

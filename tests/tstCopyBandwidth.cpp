@@ -13,8 +13,8 @@ TYPED_TEST_SUITE(CopyBandwidthTest, pk::test::EnabledSpaceTypes, pk::test::Space
 
 // Copies random data over a poisoned destination and returns the result on the host.
 template <class Space>
-Kokkos::View<double*, Kokkos::HostSpace> copy_on(const Space& space,
-                                                 const Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace>& input) {
+Kokkos::View<double*, Kokkos::HostSpace> copy_on(
+    const Space& space, const Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace>& input) {
   using Memory = typename Space::memory_space;
   Kokkos::View<double*, Memory> x("x", input.extent(0)), y("y", input.extent(0));
   Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace>(input.data(), input.extent(0)));
@@ -55,7 +55,8 @@ TEST(CopyAcrossSpaces, EverySpaceGivesTheSameResult) {
   if (pk::test::one_space_build) GTEST_SKIP() << pk::test::nothing_to_compare;
   const auto input = pk::test::random_host_vector(1 << 16);
   std::vector<Kokkos::View<double*, Kokkos::HostSpace>> results;
-  pk::for_each_selected_space(pk::select_spaces("all"), [&](const auto& space) { results.push_back(copy_on(space, input)); });
+  pk::for_each_selected_space(pk::select_spaces("all"),
+                              [&](const auto& space) { results.push_back(copy_on(space, input)); });
   ASSERT_FALSE(results.empty());
   for (const auto& r : results)
     for (std::size_t i = 0; i < input.extent(0); ++i) ASSERT_EQ(r(i), results.front()(i)) << "at " << i;

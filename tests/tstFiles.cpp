@@ -67,9 +67,8 @@ TEST(AtomicFile, AFailedWriteKeepsTheOldFileAndLeavesNothingElse) {
 
 TEST(AtomicFile, AFullDeviceIsAnError) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
-  const std::string message = error_of([] {
-    pk::write_file("/dev/full", [](std::ostream& out) { out << std::string(1 << 16, 'x'); });
-  });
+  const std::string message =
+      error_of([] { pk::write_file("/dev/full", [](std::ostream& out) { out << std::string(1 << 16, 'x'); }); });
   EXPECT_EQ(message, "writing '/dev/full' failed (disk full?)");
 }
 
@@ -99,7 +98,9 @@ TEST(ColumnFile, RefusesAMalformedLineNamingFileAndLine) {
       {"1 2\n", "expected 3 numbers 'x y z', found 2"},
       {"1 2 3x\n", "expected 3 numbers 'x y z', found '3x'"},
       {"1 2 nan\n", "'nan' is not a finite number"},
-      {std::string("1 2 \x01\xff", 6) + "\n", "expected 3 numbers 'x y z', found '?" "?'"},
+      {std::string("1 2 \x01\xff", 6) + "\n",
+       "expected 3 numbers 'x y z', found '?"
+       "?'"},
   };
   for (const auto& [text, what] : cases) {
     std::ofstream(path) << "# header\n" << text;

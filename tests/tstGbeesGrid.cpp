@@ -98,7 +98,7 @@ void check_prune_compaction() {
   insert_block(grid, space, count);
   auto key = grid.key();
   auto probability = grid.probability();
-  auto keep = grid.scratch();
+  auto keep = grid.keep();
   Kokkos::parallel_for(
       "pk::test::gbees::mark", Kokkos::RangePolicy<Space>(space, 0, count), KOKKOS_LAMBDA(const int c) {
         probability(c) = static_cast<double>(key(c) % 1000);
@@ -150,8 +150,9 @@ void check_prune_compaction() {
 }
 TYPED_TEST(GbeesGrid, PruneCompactionKeepsExactlyTheMarkedCellsInOrder) { check_prune_compaction<TypeParam>(); }
 
-// One growth step with a uniform drift (+, -): the new cells are exactly the forward-x,
-// backward-y and (+x, -y) neighbours, not present before, of the cells at or above p*.
+// One growth with a uniform drift (+, -), in a step of length 0 (it grows the grid and moves
+// no probability): the new cells are exactly the forward-x, backward-y and (+x, -y)
+// neighbours, not present before, of the cells at or above p*.
 TYPED_TEST(GbeesGrid, GrowthInsertsEachNewDownwindCellOnce) {
   using Space = TypeParam;
   Space space;
@@ -174,13 +175,14 @@ TYPED_TEST(GbeesGrid, GrowthInsertsEachNewDownwindCellOnce) {
     if (!(before.probability[c] >= p.threshold)) continue;
     ++above;
     std::uint64_t a, b, ab;
-    ASSERT_TRUE(codec.shift(before.key[c], 0, 1, a) && codec.shift(before.key[c], 1, -1, b) && codec.shift(a, 1, -1, ab));
+    ASSERT_TRUE(codec.shift(before.key[c], 0, 1, a) && codec.shift(before.key[c], 1, -1, b) &&
+                codec.shift(a, 1, -1, ab));
     for (std::uint64_t k : {a, b, ab})
       if (!old_keys.count(k)) expected.insert(k);
   }
   ASSERT_GT(above, 0);
   ASSERT_LT(above, static_cast<int>(before.size()));
-  solver.grow();
+  ASSERT_EQ(solver.step(0.0), 0.0);
   const HostCells after = solver.cells();
   std::vector<std::uint64_t> all(after.key);
   std::sort(all.begin(), all.end());

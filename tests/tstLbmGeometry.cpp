@@ -75,10 +75,14 @@ TEST(LbmGeometry, BadFlagFilesAreRejected) {
   expect_error([] { read_flag_file("/nonexistent/dir/x.flags"); }, "cannot be opened");
   expect_error([] { parse_flag_text("P6\nsize 1 1 1\nperiodic 0 0 0\ndata\n."); }, "not 'pk-lbm-flags 1'");
   expect_error([] { parse_flag_text("pk-lbm-flags 2\nsize 1 1 1\nperiodic 0 0 0\ndata\n."); }, "version 2");
-  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 4 3\nperiodic 0 0 0\ndata\n."); }, "'size NX NY NZ' is malformed");
-  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 4 0 3\nperiodic 0 0 0\ndata\n."); }, "size 0 is out of range");
-  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 4 -3 3\nperiodic 0 0 0\ndata\n."); }, "size -3 is out of range");
-  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 1024 1024 4096\nperiodic 0 0 0\ndata\n"); }, "cells is more than");
+  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 4 3\nperiodic 0 0 0\ndata\n."); },
+               "'size NX NY NZ' is malformed");
+  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 4 0 3\nperiodic 0 0 0\ndata\n."); },
+               "size 0 is out of range");
+  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 4 -3 3\nperiodic 0 0 0\ndata\n."); },
+               "size -3 is out of range");
+  expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 1024 1024 4096\nperiodic 0 0 0\ndata\n"); },
+               "cells is more than");
   expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 1 1 1\nperiodic 0 2 0\ndata\n."); }, "must be 0 or 1");
   expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 1 1 1\nperiodic 0 0 0\n."); }, "line 'data' is missing");
   expect_error([] { parse_flag_text("pk-lbm-flags 1\nsize 1 1 1\n"); }, "header is incomplete");
@@ -141,7 +145,8 @@ TEST(LbmVti, AppendedBlocksHoldTheFields) {
   const std::string text = buffer.str();
   EXPECT_NE(text.find("WholeExtent=\"0 2 0 3 0 2\""), std::string::npos);
   EXPECT_NE(text.find(">42</DataArray>"), std::string::npos);
-  const std::size_t base = text.find("<AppendedData encoding=\"raw\">\n_") + std::strlen("<AppendedData encoding=\"raw\">\n_");
+  const std::size_t base =
+      text.find("<AppendedData encoding=\"raw\">\n_") + std::strlen("<AppendedData encoding=\"raw\">\n_");
   auto block = [&](std::size_t offset, std::size_t expected_bytes) {
     std::uint64_t bytes = 0;
     std::memcpy(&bytes, text.data() + base + offset, 8);
@@ -150,7 +155,8 @@ TEST(LbmVti, AppendedBlocksHoldTheFields) {
   };
   const std::size_t velocity_offset = 8 + 8 * n, type_offset = velocity_offset + 8 + 24 * n;
   EXPECT_NE(text.find("Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" offset=\"" +
-                      std::to_string(velocity_offset) + "\""), std::string::npos);
+                      std::to_string(velocity_offset) + "\""),
+            std::string::npos);
   EXPECT_NE(text.find("Name=\"cell_type\" format=\"appended\" offset=\"" + std::to_string(type_offset) + "\""),
             std::string::npos);
   std::vector<double> density(n), velocity(3 * n);

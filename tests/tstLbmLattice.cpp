@@ -58,7 +58,8 @@ TEST(LbmLattice, MomentsAreIsotropicToFourthOrder) {
           double m4 = 0;
           for (int q = 0; q < D3Q19::size; ++q)
             m4 += D3Q19::weight(q) * D3Q19::c(q, a) * D3Q19::c(q, b) * D3Q19::c(q, c) * D3Q19::c(q, d);
-          const double iso = cs2 * cs2 * (delta(a, b) * delta(c, d) + delta(a, c) * delta(b, d) + delta(a, d) * delta(b, c));
+          const double iso =
+              cs2 * cs2 * (delta(a, b) * delta(c, d) + delta(a, c) * delta(b, d) + delta(a, d) * delta(b, c));
           EXPECT_NEAR(m4, iso, 1e-15) << a << b << c << d;
         }
       }
@@ -80,8 +81,8 @@ double lattice_sum_in_kernel() {
       KOKKOS_LAMBDA(int, double& s) {
         pk::lbm::for_each_direction([&](auto qc) {
           constexpr int q = decltype(qc)::value;
-          s += D3Q19::weight(q) * (1 + D3Q19::cx(q) * D3Q19::cx(q) + D3Q19::cy(q) * D3Q19::cy(q) +
-                                   D3Q19::cz(q) * D3Q19::cz(q)) +
+          s += D3Q19::weight(q) *
+                   (1 + D3Q19::cx(q) * D3Q19::cx(q) + D3Q19::cy(q) * D3Q19::cy(q) + D3Q19::cz(q) * D3Q19::cz(q)) +
                (D3Q19::opposite(D3Q19::opposite(q)) - q);
         });
       },

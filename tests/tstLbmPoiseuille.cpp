@@ -34,7 +34,7 @@ DuctError duct_error(int width, Streaming streaming) {
   const int length = 6;
   const double tau = 1.0, nu = (tau - 0.5) / 3, centre_speed = 0.2 / width;
   const double gradient = centre_speed * nu / (0.0736713 * width * width);  // square duct: u_c = 0.07367 g a^2 / mu
-  const double density_drop = 3 * gradient * (length - 1);                 // p = rho / 3
+  const double density_drop = 3 * gradient * (length - 1);                  // p = rho / 3
   Parameters p;
   p.tau = tau;
   p.streaming = streaming;
@@ -98,8 +98,8 @@ TYPED_TEST(LbmPoiseuilleValidation, DuctFlowIsSecondOrderAccurate) {
     EXPECT_LT(e.l2, 0.01) << "width " << w;
   }
   const double order = convergence_order(widths, errors);
-  std::printf("[ poiseuille ] fitted order %.3f (pairwise %.3f, %.3f)\n", order,
-              std::log2(errors[0] / errors[1]), std::log2(errors[1] / errors[2]));
+  std::printf("[ poiseuille ] fitted order %.3f (pairwise %.3f, %.3f)\n", order, std::log2(errors[0] / errors[1]),
+              std::log2(errors[1] / errors[2]));
   EXPECT_GE(order, 1.7);
   EXPECT_LE(order, 2.5);
 }

@@ -48,7 +48,8 @@ TEST(LbmSlabs, MoreRanksThanLayersIsRefused) {
     slab_of(Geometry(3, 2, 2), 4, 0);
     ADD_FAILURE() << "no error";
   } catch (const pk::Error& e) {
-    EXPECT_EQ(std::string(e.what()), "4 ranks, but the lattice has only 3 layers along its longest axis (x): use at most 3 ranks");
+    EXPECT_EQ(std::string(e.what()),
+              "4 ranks, but the lattice has only 3 layers along its longest axis (x): use at most 3 ranks");
   }
 }
 

@@ -39,7 +39,8 @@ Geometry mixed_geometry(int nx = 40) {
     for (int y = 0; y < g.ny(); ++y)
       for (int x = 0; x < g.nx(); ++x) {
         CellType t = x == 0 ? CellType::inlet : x == g.nx() - 1 ? CellType::outlet : CellType::fluid;
-        if (y == 0 || y == g.ny() - 1 || (x >= 4 && x <= 6 && y >= 3 && y <= 5 && z >= 1 && z <= 2)) t = CellType::solid;
+        if (y == 0 || y == g.ny() - 1 || (x >= 4 && x <= 6 && y >= 3 && y <= 5 && z >= 1 && z <= 2))
+          t = CellType::solid;
         g.set(x, y, z, t);
       }
   return g;
@@ -177,7 +178,7 @@ TYPED_TEST(LbmSolver, PressureDropDrivesFlowFromInletToOutlet) {
   EXPECT_NEAR(f.density[g.cell_index(19, 3, 3)], 0.995, 1e-12);
   for (int x = 0; x < 20; ++x) {
     const auto c = g.cell_index(x, 3, 3);
-    EXPECT_GT(f.velocity[3 * c], 1e-4) << x;  // forward everywhere
+    EXPECT_GT(f.velocity[3 * c], 1e-4) << x;                                    // forward everywhere
     EXPECT_LT(std::abs(f.velocity[3 * c + 1]), 1e-2 * f.velocity[3 * c]) << x;  // acoustic transients only
   }
   EXPECT_EQ(f.velocity[3 * g.cell_index(5, 0, 3)], 0);  // solid cells read as 0
@@ -200,8 +201,8 @@ void check_traversals_agree(double tolerance) {
     Solver<Space, Real, Traversal::cells> cells(Space{}, g, p);
     for (int steps : {7, 8}) {
       const double worst = largest_difference_after(steps, rows, cells, density, velocity);
-      std::printf("[ traversals ] %s %s after %d steps: max |f_rows - f_cells| = %.3e\n",
-                  streaming_name(streaming), precision_name<Real>, steps, worst);
+      std::printf("[ traversals ] %s %s after %d steps: max |f_rows - f_cells| = %.3e\n", streaming_name(streaming),
+                  precision_name<Real>, steps, worst);
       EXPECT_LE(worst, tolerance) << streaming_name(streaming) << ", " << steps << " steps";
     }
     EXPECT_GT(max_speed(cells.fields()), 1e-3);
@@ -212,6 +213,59 @@ TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
   check_traversals_agree<TypeParam, double>(1e-14);
   check_traversals_agree<TypeParam, float>(1e-6);
   check_traversals_agree<TypeParam, pk::Binary16>(1e-6);
+}
+
+// The cells traversal holds an A-A lattice computing in fp32 in plain or shifted storage,
+// as pk::autotune picks per device: both take the same steps, after an odd and an even
+// number of steps, and the solver says which it holds.
+template <class Space, class Real>
+void check_storages_agree(double tolerance) {
+  const Geometry g = mixed_geometry(300);
+  Parameters p;
+  p.inlet_density = 1.01;
+  p.outlet_density = 0.99;
+  std::vector<double> density, velocity;
+  random_state(g, density, velocity, 5);
+  p.aa_storage = AaStorage::plain;
+  Solver<Space, Real, Traversal::cells> plain(Space{}, g, p);
+  p.aa_storage = AaStorage::shifted;
+  Solver<Space, Real, Traversal::cells> shifted(Space{}, g, p);
+  EXPECT_FALSE(plain.shifted_storage());
+  EXPECT_TRUE(shifted.shifted_storage());
+  for (int steps : {7, 8}) {
+    const double worst = largest_difference_after(steps, plain, shifted, density, velocity);
+    std::printf("[ storages ] %s after %d steps: max |f_plain - f_shifted| = %.3e\n", precision_name<Real>, steps,
+                worst);
+    EXPECT_LE(worst, tolerance) << steps << " steps";
+  }
+  EXPECT_GT(max_speed(shifted.fields()), 1e-3);
+}
+
+TYPED_TEST(LbmSolver, PlainAndShiftedStorageTakeTheSameSteps) {
+  check_storages_agree<TypeParam, float>(1e-6);
+  check_storages_agree<TypeParam, pk::Binary16>(1e-6);
+}
+
+// Which storage a solver holds: only A-A in the cells traversal computing in fp32 may be
+// shifted; host spaces take the default untimed (shifted for fp32, plain for fp16), device
+// spaces what pk::autotune chose, which it reports; A-B and the rows traversal are plain.
+TYPED_TEST(LbmSolver, StorageChoiceIsReported) {
+  const Geometry g = box_channel(12, 4, 4);
+  Parameters p;
+  Solver<TypeParam, float, Traversal::cells> fp32(TypeParam{}, g, p);
+  Solver<TypeParam, pk::Binary16, Traversal::cells> fp16(TypeParam{}, g, p);
+  if (pk::runs_on_host<TypeParam>) {
+    EXPECT_TRUE(fp32.shifted_storage());
+    EXPECT_FALSE(fp16.shifted_storage());
+  }
+  EXPECT_FALSE((Solver<TypeParam, double, Traversal::cells>(TypeParam{}, g, p).shifted_storage()));
+  EXPECT_FALSE((Solver<TypeParam, float, Traversal::rows>(TypeParam{}, g, p).shifted_storage()));
+  p.streaming = Streaming::ab;
+  EXPECT_FALSE((Solver<TypeParam, float, Traversal::cells>(TypeParam{}, g, p).shifted_storage()));
+  p.streaming = Streaming::aa;
+  p.aa_storage = AaStorage::shifted;
+  EXPECT_THROW((Solver<TypeParam, double, Traversal::cells>(TypeParam{}, g, p)), pk::Error);
+  EXPECT_THROW((Solver<TypeParam, float, Traversal::rows>(TypeParam{}, g, p)), pk::Error);
 }
 
 // OpenMP is the reference; every other enabled space must agree with it. Stated
@@ -245,7 +299,8 @@ TEST(LbmAcrossSpaces, EverySpaceAgreesWithOpenMP) {
   ASSERT_EQ(names.front(), "openmp");
   EXPECT_GT(max_speed(fp64.front()), 1e-3);
   for (std::size_t i = 1; i < names.size(); ++i) {
-    const double d64 = max_velocity_difference(fp64[i], fp64.front()), d32 = max_velocity_difference(fp32[i], fp32.front()),
+    const double d64 = max_velocity_difference(fp64[i], fp64.front()),
+                 d32 = max_velocity_difference(fp32[i], fp32.front()),
                  d16 = max_velocity_difference(fp16[i], fp16.front());
     std::printf("[ spaces ] %s vs openmp: max |du| fp64 %.3e, fp32 %.3e, fp16 %.3e\n", names[i].c_str(), d64, d32, d16);
     EXPECT_LE(d64, 1e-12) << names[i];

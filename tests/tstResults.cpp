@@ -22,7 +22,11 @@ std::filesystem::path fresh_directory(const std::string& name) {
 
 TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
   const auto dir = fresh_directory("results");
-  pk::ResultRecord record{"lbm", "aa-fp32-128", "openmp", "test CPU (2 threads)", "pk-bench --kernel lbm",
+  pk::ResultRecord record{"lbm",
+                          "aa-fp32-128",
+                          "openmp",
+                          "test CPU (2 threads)",
+                          "pk-bench --kernel lbm",
                           {{"mlups", 1234.5}, {"roofline_fraction", 0.875}}};
   const std::string path = pk::write_result(record, (dir / "nested").string());
   EXPECT_EQ(std::filesystem::path(path).filename(), "lbm-aa-fp32-128-openmp.json");

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -151,8 +152,10 @@ TYPED_TEST(Rfilter, TransposeIsTheAdjoint) {
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
   const auto xs = pk::test::random_host_vector(nx * ny * nz), ys = pk::test::random_host_vector(nx * ny * nz);
   Field x("pk::test::x", nx, ny, nz), y("pk::test::y", nx, ny, nz);
-  Kokkos::deep_copy(x, Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(xs.data(), nx, ny, nz));
-  Kokkos::deep_copy(y, Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ys.data(), nx, ny, nz));
+  Kokkos::deep_copy(x, Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                           xs.data(), nx, ny, nz));
+  Kokkos::deep_copy(y, Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                           ys.data(), nx, ny, nz));
   auto dot = [](const Field& a, const Field& b) {
     const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, a);
     const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, b);
@@ -160,7 +163,8 @@ TYPED_TEST(Rfilter, TransposeIsTheAdjoint) {
     for (std::size_t i = 0; i < ha.size(); ++i) s += ha.data()[i] * hb.data()[i];
     return s;
   };
-  const rf::Coefficients c[3] = {rf::make_coefficients(2.0, 3), rf::make_coefficients(1.0, 2), rf::make_coefficients(5.0, 4)};
+  const rf::Coefficients c[3] = {rf::make_coefficients(2.0, 3), rf::make_coefficients(1.0, 2),
+                                 rf::make_coefficients(5.0, 4)};
   Field fx("pk::test::fx", nx, ny, nz), fty("pk::test::fty", nx, ny, nz);
   Kokkos::deep_copy(fx, x);
   Kokkos::deep_copy(fty, y);
@@ -230,7 +234,7 @@ void check_team_sweeps() {
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Sweeps = rf::Details::TeamSweeps<Member, Scratch, 4>;
-  const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {}, Kokkos::ParallelForTag());
+  const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&){}, Kokkos::ParallelForTag());
   const auto c = rf::make_coefficients(2.5, 4);
   int runs = 0;
   for (int n : {3, 5, 8, 21, 40}) {
@@ -244,11 +248,14 @@ void check_team_sweeps() {
             const auto input = pk::test::random_host_vector(n * lines);
             auto data = pk::test::to_space(Space{}, input);  // entry (j, l) at j * lines + l
             const int staged_size = staged ? n * lines : 0;
-            const std::size_t bytes = Scratch::shmem_size(staged_size) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
+            const std::size_t bytes =
+                Scratch::shmem_size(staged_size) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
             Kokkos::parallel_for(
-                "pk::test::rfilter::team_sweeps", Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                "pk::test::rfilter::team_sweeps",
+                Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
                 KOKKOS_LAMBDA(const Member& team) {
-                  Scratch tile(team.team_scratch(0), staged_size), ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
+                  Scratch tile(team.team_scratch(0), staged_size),
+                      ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
                   const Sweeps sweeps{team, ends, n, count, lines, c.alpha, c.beta};
                   const int l = sweeps.line();
                   if (!staged) {
@@ -290,8 +297,8 @@ template <class Space>
 void check_gpu_kernels() {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
-  const int most = Kokkos::TeamPolicy<Space>(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&) {},
-                                                                          Kokkos::ParallelForTag());
+  const int most =
+      Kokkos::TeamPolicy<Space>(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&){}, Kokkos::ParallelForTag());
   const auto c = rf::make_coefficients(2.5, 3);
   const int lines = 7;  // a partial last tile for tiles of 2 and 4 lines
   int runs = 0;
@@ -317,7 +324,8 @@ void check_gpu_kernels() {
             for (int i = 0; i < n; ++i) {
               auto entry = [&](const auto& v, int j) { return axis == 0 ? v(j, l, 0) : v(l, j, 0); };
               double expected = 0;
-              for (int j = 0; j < n; ++j) expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * entry(host, j);
+              for (int j = 0; j < n; ++j)
+                expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * entry(host, j);
               ASSERT_NEAR(entry(got, i), expected, 1e-14)
                   << "n " << n << " tile " << tile << " axis " << axis << " adjoint " << adjoint << " line " << l;
             }
@@ -329,6 +337,77 @@ void check_gpu_kernels() {
 
 TYPED_TEST(Rfilter, GpuKernelsMatchTheSerialFilter) { check_gpu_kernels<TypeParam>(); }
 
+// Every tile that pk::autotune may choose for a GPU team gives the serial filter's result and
+// the same bits as every other (a tile only changes which threads filter which lines), on
+// every space, along the contiguous axis (staged) and another (in registers); the first
+// candidate, which PK_AUTOTUNE=0 takes, is the largest tile that fits.
+template <class Space>
+void check_tile_candidates() {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
+  const Space space;
+  const int most =
+      Kokkos::TeamPolicy<Space>(space, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&){}, Kokkos::ParallelForTag());
+  const auto c = rf::make_coefficients(2.5, 3);
+  const int lines = 37;  // a partial last tile for every tile but 1
+  int runs = 0;
+  for (int n : {5, 16, 40, 256}) {
+    const auto matrix = reference_matrix(n, 2.5, 3);
+    for (int axis : {0, 1}) {  // LayoutLeft: axis 0 contiguous
+      const std::vector<int> tiles = rf::Details::tile_candidates(space, n, axis == 0);
+      ASSERT_FALSE(tiles.empty()) << "n " << n;
+      EXPECT_EQ(tiles.front(), rf::Details::largest_tile_lines(space, n, axis == 0));
+      EXPECT_EQ(tiles.back(), 1);
+      for (std::size_t i = 1; i < tiles.size(); ++i) EXPECT_EQ(tiles[i], tiles[i - 1] / 2);
+      const int e0 = axis == 0 ? n : lines, e1 = axis == 0 ? lines : n;
+      const auto input = pk::test::random_host_vector(static_cast<std::size_t>(n) * lines);
+      Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> host("pk::test::rfilter::tiles", e0, e1, 1);
+      for (std::size_t i = 0; i < input.extent(0); ++i) host.data()[i] = input(i);
+      std::vector<double> first;  // the result of the first tile that ran
+      for (const int tile : tiles) {
+        if (tile * rf::Details::SpaceSweeps<Space>::pieces(n) > most) continue;
+        Field field("pk::test::rfilter::tiles", e0, e1, 1);
+        Kokkos::deep_copy(field, host);
+        rf::Details::filter_lines_in_teams(space, field, rf::Details::line_geometry(field, axis), c, false, tile);
+        const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field);
+        const std::vector<double> result(got.data(), got.data() + got.size());
+        if (first.empty()) first = result;
+        EXPECT_EQ(result, first) << "n " << n << " axis " << axis << " tile " << tile;
+        for (int l = 0; l < lines; ++l)
+          for (int i = 0; i < n; ++i) {
+            auto entry = [&](const auto& v, int j) { return axis == 0 ? v(j, l, 0) : v(l, j, 0); };
+            double expected = 0;
+            for (int j = 0; j < n; ++j) expected += matrix[i * n + j] * entry(host, j);
+            ASSERT_NEAR(entry(got, i), expected, 1e-14) << "n " << n << " axis " << axis << " tile " << tile;
+          }
+        ++runs;
+      }
+    }
+  }
+  EXPECT_GT(runs, 0) << "no team of 2 threads on this space";
+  // Lines of 256 along a strided axis: 16 pieces each, so 16 lines fill a team of 256 threads.
+  EXPECT_EQ(rf::Details::tile_candidates(space, 256, false).front(), rf::Details::max_tile_lines);
+}
+
+TYPED_TEST(Rfilter, EveryTileCandidateGivesTheSameResult) { check_tile_candidates<TypeParam>(); }
+
+// PK_AUTOTUNE=0 reproduces the tile chosen before tuning: the largest that fits.
+TYPED_TEST(Rfilter, TileChoiceWithoutAutotuneIsTheLargestThatFits) {
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
+  const Field field("pk::test::rfilter::tile_choice", 24, 9, 1);
+  const auto c = rf::make_coefficients(2.0, 4);
+  ::setenv("PK_AUTOTUNE", "0", 1);
+  const int tile = rf::Details::team_tile_lines(TypeParam{}, rf::Details::line_geometry(field, 1), c);
+  ::unsetenv("PK_AUTOTUNE");
+  EXPECT_EQ(tile, rf::Details::largest_tile_lines(TypeParam{}, 24, false));
+  if constexpr (!pk::runs_on_host<TypeParam>) {  // timed: a host team may not run 256 threads
+    const int tuned = rf::Details::team_tile_lines(TypeParam{}, rf::Details::line_geometry(field, 0), c);
+    const auto tiles = rf::Details::tile_candidates(TypeParam{}, 24, true);
+    EXPECT_NE(std::find(tiles.begin(), tiles.end(), tuned), tiles.end()) << "chose " << tuned;
+    EXPECT_EQ(rf::tile_lines(TypeParam{}, field, 0, c), tuned);
+  }
+}
+
 // Every space gives the host's answer.
 TYPED_TEST(Rfilter, SpacesAgree) {
   if (pk::test::is_host_space<TypeParam>) GTEST_SKIP() << pk::test::host_against_itself;
@@ -337,7 +416,8 @@ TYPED_TEST(Rfilter, SpacesAgree) {
   using HostField = Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace>;
   HostField host("pk::test::host", n0, n1, n2);
   for (int i = 0; i < n0 * n1 * n2; ++i) host.data()[i] = values(i);
-  const rf::Coefficients c[3] = {rf::make_coefficients(3.0, 4), rf::make_coefficients(3.0, 4), rf::make_coefficients(3.0, 4)};
+  const rf::Coefficients c[3] = {rf::make_coefficients(3.0, 4), rf::make_coefficients(3.0, 4),
+                                 rf::make_coefficients(3.0, 4)};
   auto on_space = pk::test::to_space(TypeParam{}, host);
   rf::apply_filter_all_axes(TypeParam{}, on_space, c);
   auto on_host = pk::test::to_space(Kokkos::DefaultHostExecutionSpace{}, host);

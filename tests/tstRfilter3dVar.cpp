@@ -62,7 +62,8 @@ TYPED_TEST(Rfilter3dVar, ObservationsAreChecked) {
 TYPED_TEST(Rfilter3dVar, SystemOperatorIsSymmetric) {
   const auto s = small_case();
   const auto problem = rf::make_synthetic_case(TypeParam{}, s);
-  const rf::ThreeDVar<TypeParam> var(TypeParam{}, s.grid, s.covariance, rf::to_space(TypeParam{}, problem.observations, s.grid));
+  const rf::ThreeDVar<TypeParam> var(TypeParam{}, s.grid, s.covariance,
+                                     rf::to_space(TypeParam{}, problem.observations, s.grid));
   using Vector = typename rf::ThreeDVar<TypeParam>::Vector;
   const Vector x = pk::test::to_space(TypeParam{}, pk::test::random_host_vector(s.grid.size()));
   const Vector y = pk::test::to_space(TypeParam{}, pk::test::random_host_vector(s.grid.size()));
@@ -77,7 +78,8 @@ TYPED_TEST(Rfilter3dVar, SystemOperatorIsSymmetric) {
 TYPED_TEST(Rfilter3dVar, SyntheticAnalysisBeatsBackground) {
   const auto s = small_case();
   const auto problem = rf::make_synthetic_case(TypeParam{}, s);
-  const rf::ThreeDVar<TypeParam> var(TypeParam{}, s.grid, s.covariance, rf::to_space(TypeParam{}, problem.observations, s.grid));
+  const rf::ThreeDVar<TypeParam> var(TypeParam{}, s.grid, s.covariance,
+                                     rf::to_space(TypeParam{}, problem.observations, s.grid));
   typename rf::ThreeDVar<TypeParam>::Vector analysis("pk::test::analysis", s.grid.size());
   const double tolerance = 1e-7;
   const auto result = var.analyse(problem.background, analysis, tolerance, 400);

@@ -17,7 +17,8 @@ namespace rf = pk::rfilter;
 std::vector<double> exact_gaussian_convolution(const std::vector<double>& s, double sigma) {
   const int n = static_cast<int>(s.size()), reach = static_cast<int>(std::ceil(12 * sigma));
   std::vector<double> g(reach + 1), out(n, 0.0);
-  for (int t = 0; t <= reach; ++t) g[t] = std::exp(-0.5 * t * t / (sigma * sigma)) / (std::sqrt(2 * 3.14159265358979323846) * sigma);
+  for (int t = 0; t <= reach; ++t)
+    g[t] = std::exp(-0.5 * t * t / (sigma * sigma)) / (std::sqrt(2 * 3.14159265358979323846) * sigma);
   for (int j = 0; j < n; ++j)
     for (int t = std::max(0, j - reach); t <= std::min(n - 1, j + reach); ++t) out[j] += g[std::abs(j - t)] * s[t];
   return out;

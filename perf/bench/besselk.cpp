@@ -66,11 +66,13 @@ struct BesselKBench {
     // Accuracy on this space over the reference table.
     const auto ref = bk::read_reference(bk::locate_reference(PK_BESSELK_REFERENCE));
     const long nref = static_cast<long>(ref.size());
-    Kokkos::View<double*, Kokkos::HostSpace> ref_nu("pk::bench::besselk::ref_nu", nref), ref_x("pk::bench::besselk::ref_x", nref);
+    Kokkos::View<double*, Kokkos::HostSpace> ref_nu("pk::bench::besselk::ref_nu", nref),
+        ref_x("pk::bench::besselk::ref_x", nref);
     for (long i = 0; i < nref; ++i) ref_nu(i) = ref[i].nu, ref_x(i) = ref[i].x;
     const auto dref_nu = Kokkos::create_mirror_view_and_copy(Memory{}, ref_nu);
     const auto dref_x = Kokkos::create_mirror_view_and_copy(Memory{}, ref_x);
-    Kokkos::View<double*, Memory> ref_log("pk::bench::besselk::ref_log_k", nref), ref_k("pk::bench::besselk::ref_k", nref);
+    Kokkos::View<double*, Memory> ref_log("pk::bench::besselk::ref_log_k", nref),
+        ref_k("pk::bench::besselk::ref_k", nref);
     bk::evaluate_all(space, dref_nu, dref_x, ref_log, ref_k);
     const auto hlog = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_log);
     const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, ref_k);
@@ -107,7 +109,8 @@ struct BesselKBench {
       std::vector<double> gsl_log(nref), gsl_k(nref), boost_log(nref), boost_k(nref);
       for (long i = 0; i < nref; ++i) {
         gsl_log[i] = bk::gsl_log_bessel_k(ref[i].nu, ref[i].x), gsl_k[i] = bk::gsl_bessel_k(ref[i].nu, ref[i].x);
-        boost_log[i] = bk::boost_log_bessel_k(ref[i].nu, ref[i].x), boost_k[i] = bk::boost_bessel_k(ref[i].nu, ref[i].x);
+        boost_log[i] = bk::boost_log_bessel_k(ref[i].nu, ref[i].x),
+        boost_k[i] = bk::boost_bessel_k(ref[i].nu, ref[i].x);
       }
       const double boost = host_points / time_host(bk::boost_bessel_k);
       double gsl_unanswered = 0, boost_unanswered = 0;
@@ -118,13 +121,17 @@ struct BesselKBench {
                                 {"max_rel_error", gsl_error},
                                 {"unanswered", gsl_unanswered},
                                 {"points", double(host_points)}},
-                               "evals_per_second", "GSL on the host cores", 1.0});
+                               "evals_per_second",
+                               "GSL on the host cores",
+                               1.0});
       results.push_back(Result{"evaluate-boost",
                                {{"evals_per_second", boost},
                                 {"max_rel_error", boost_error},
                                 {"unanswered", boost_unanswered},
                                 {"points", double(host_points)}},
-                               "evals_per_second", "GSL on the host cores", boost / gsl});
+                               "evals_per_second",
+                               "GSL on the host cores",
+                               boost / gsl});
     }
     results.push_back(Result{"evaluate",
                              {{"evals_per_second", ours},
@@ -132,21 +139,30 @@ struct BesselKBench {
                               {"unanswered", our_unanswered},
                               {"points", double(points)},
                               {"gsl_evals_per_second", gsl}},
-                             "evals_per_second", "GSL on the host cores", ours / gsl});
+                             "evals_per_second",
+                             "GSL on the host cores",
+                             ours / gsl});
 
     // Matern generation and one log-likelihood (tiled Cholesky), medium correlation.
     std::vector<long> sizes;
     switch (c.size) {
-      case Size::tiny: sizes = {400}; break;
-      case Size::small: sizes = {2000}; break;
-      case Size::full: sizes = runs_on_host<Space> ? std::vector<long>{5000, 10000} : std::vector<long>{10000, 20000, 40000}; break;
+      case Size::tiny:
+        sizes = {400};
+        break;
+      case Size::small:
+        sizes = {2000};
+        break;
+      case Size::full:
+        sizes = runs_on_host<Space> ? std::vector<long>{5000, 10000} : std::vector<long>{10000, 20000, 40000};
+        break;
     }
     const bk::MaternParameters p{1.0, 0.1, 0.5};
     for (const long n : sizes) {
       const auto s = bk::to_space(space, bk::synthetic_locations(static_cast<std::size_t>(n), 7));
       bk::Matrix<Space> work(Kokkos::view_alloc(space, "pk::bench::besselk::covariance"), n, n);
       const int matern_repeats = n > 5000 ? 1 : 3;
-      const double generate = median_seconds(space, matern_repeats, [&] { bk::generate_covariance(space, s, p, work); });
+      const double generate =
+          median_seconds(space, matern_repeats, [&] { bk::generate_covariance(space, s, p, work); });
       const double elements = 0.5 * double(n) * double(n + 1);  // the lower triangle
       // One realisation's data, then one log-likelihood: generate + factor + solve.
       Kokkos::View<double*, Kokkos::LayoutLeft, Memory> z(Kokkos::view_alloc(space, "pk::bench::besselk::z"), n);
@@ -166,7 +182,9 @@ struct BesselKBench {
                                 {"factor_seconds", times.factor},
                                 {"factor_gflops", flops / times.factor * 1e-9},
                                 {"log_likelihood", ll}},
-                               "elements_per_second", "K_nu evaluations/s on this space", elements / generate / ours});
+                               "elements_per_second",
+                               "K_nu evaluations/s on this space",
+                               elements / generate / ours});
     }
     return results;
   }

@@ -12,8 +12,11 @@ struct CopyBench {
     const double bytes = static_cast<double>(c.copy.bytes_per_copy);
     const double limit = c.copy.limit_gbs();
     auto result = [&](const char* name, double gbs) {
-      return Result{name, {{"bandwidth_gbs", gbs}, {"bytes_per_copy", bytes}, {"limit_gbs", limit}},
-                    "bandwidth_gbs", "best copy", gbs / limit};
+      return Result{name,
+                    {{"bandwidth_gbs", gbs}, {"bytes_per_copy", bytes}, {"limit_gbs", limit}},
+                    "bandwidth_gbs",
+                    "best copy",
+                    gbs / limit};
     };
     return {result("range-policy", c.copy.range_policy_gbs), result("deep-copy", c.copy.deep_copy_gbs)};
   }

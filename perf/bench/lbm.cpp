@@ -5,6 +5,7 @@
 #include "registry.hpp"
 
 #include <pk/core/memory.hpp>
+#include <pk/core/spaces.hpp>
 #include <pk/lbm/solver.hpp>
 
 #include <algorithm>
@@ -54,7 +55,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
                  {"roofline_mlups", roofline_mlups},
                  {"roofline_fraction", mlups / roofline_mlups},
                  {"cells", cells},
-                 {"steps", double(steps)}},
+                 {"steps", double(steps)},
+                 {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}},
                 "mlups",
                 "copy bw / bytes per update",
                 mlups / roofline_mlups};
@@ -65,7 +67,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
 struct LbmBench {
   static constexpr const char* kernel = "lbm";
   static constexpr const char* description =
-      "D3Q19 BGK lattice Boltzmann MLUPS, A-A and A-B, fp32, fp64 and fp16 storage, vs copy bandwidth / bytes per update";
+      "D3Q19 BGK lattice Boltzmann MLUPS, A-A and A-B, fp32, fp64 and fp16 storage, vs copy bandwidth / bytes per "
+      "update";
 
   template <class Space>
   std::vector<Result> run(const Space& space, const Context& c) const {
@@ -84,7 +87,7 @@ struct LbmBench {
         // 64^3, 128^3, then steps of 128 up to the largest cube that fits, that cube last.
         // Host spaces stop at 512^3 (134 M cells, seconds per case on a few dozen cores):
         // beyond it the cube only adds minutes, not information.
-        const int cap = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible ? 512 : 1280;
+        const int cap = pk::runs_on_host<Space> ? 512 : 1280;
         const int largest = std::min(cap, static_cast<int>(std::cbrt(budget / per_cell)) / 32 * 32);
         for (int n = 64; n <= largest; n = n < 128 ? 2 * n : n + 128) case_sides.push_back(n);
         if (!case_sides.empty() && case_sides.back() != largest && largest >= 64) case_sides.push_back(largest);

@@ -4,7 +4,7 @@
 # PK_SKIP_TESTS=1), then pk-bench at full size with results in $1, one kernel at a time
 # under its own time limit (PK_BENCH_LIMIT seconds, default 240), so that one slow or
 # failing kernel costs only its own figures. Further arguments name the kernels to run
-# (default: every kernel pk-bench lists).
+# (default: every kernel pk-bench lists). PK_BENCH_SPACE picks the spaces (default all).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-perf/results}
@@ -23,7 +23,7 @@ kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || mapfile -t kernels < <("$bin/pk-bench" --list | awk '{print $1}')
 for kernel in "${kernels[@]}"; do
   start=$SECONDS
-  timeout "${PK_BENCH_LIMIT:-240}" "$bin/pk-bench" --kernel "$kernel" --space all --size full --out "$out"
+  timeout "${PK_BENCH_LIMIT:-240}" "$bin/pk-bench" --kernel "$kernel" --space "${PK_BENCH_SPACE:-all}" --size full --out "$out"
   rc=$?
   echo "run.sh: pk-bench --kernel $kernel: exit $rc after $((SECONDS - start)) s"
   [ $rc -eq 0 ] || status=1

@@ -21,11 +21,11 @@ void gsl_handler_off() {
 
 // Boost throws on overflow/underflow/domain by default; a policy that reports errno keeps
 // the loop simple and the answer recognisable (inf, 0 or NaN, mapped to NaN below).
-using NoThrow = boost::math::policies::policy<
-    boost::math::policies::domain_error<boost::math::policies::errno_on_error>,
-    boost::math::policies::overflow_error<boost::math::policies::errno_on_error>,
-    boost::math::policies::underflow_error<boost::math::policies::errno_on_error>,
-    boost::math::policies::evaluation_error<boost::math::policies::errno_on_error>>;
+using NoThrow =
+    boost::math::policies::policy<boost::math::policies::domain_error<boost::math::policies::errno_on_error>,
+                                  boost::math::policies::overflow_error<boost::math::policies::errno_on_error>,
+                                  boost::math::policies::underflow_error<boost::math::policies::errno_on_error>,
+                                  boost::math::policies::evaluation_error<boost::math::policies::errno_on_error>>;
 }  // namespace
 
 double gsl_bessel_k(double nu, double x) {

@@ -19,8 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Streams the content into an open file and closes it; false when a write or the close failed.
-bool write_stream(const std::string& path, std::ios::openmode mode,
-                  const std::function<void(std::ostream&)>& write) {
+bool write_stream(const std::string& path, std::ios::openmode mode, const std::function<void(std::ostream&)>& write) {
   std::ofstream out(path, std::ios::binary | mode);
   if (!out) return false;
   write(out);

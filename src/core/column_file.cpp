@@ -40,7 +40,8 @@ std::vector<ColumnRow> read_columns(const std::string& path, int columns, const 
     for (std::string token; fields >> token;) {
       char* end = nullptr;
       const double value = std::strtod(token.c_str(), &end);
-      if (end != token.c_str() + token.size()) throw file_error(path, number, expected + ", found '" + shown(token) + "'");
+      if (end != token.c_str() + token.size())
+        throw file_error(path, number, expected + ", found '" + shown(token) + "'");
       if (std::isnan(value) || (std::isinf(value) && !beyond_range))  // beyond range: strtod gives +-inf
         throw file_error(path, number, "'" + shown(token) + "' is not a finite number");
       row.values.push_back(value);

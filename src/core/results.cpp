@@ -56,12 +56,12 @@ std::string write_result(const ResultRecord& record, const std::string& director
     require(std::isfinite(value), "result " + result_file_name(record) + ": metric '" + name + "' is not finite");
     metrics[name] = value;
   }
-  nlohmann::ordered_json json = {{"kernel", record.kernel}, {"case", record.case_name},
-                                       {"space", record.space},   {"device", record.device},
-                                       {"commit", build_commit()},
-                                       {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
-                                       {"date", utc_timestamp()},
-                                       {"command", record.command}, {"metrics", metrics}};
+  nlohmann::ordered_json json = {
+      {"kernel", record.kernel},  {"case", record.case_name},
+      {"space", record.space},    {"device", record.device},
+      {"commit", build_commit()}, {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
+      {"date", utc_timestamp()},  {"command", record.command},
+      {"metrics", metrics}};
   if (record.interrupted) json["interrupted"] = true;
   make_directories(directory);
   const std::string path = (std::filesystem::path(directory) / result_file_name(record)).string();

@@ -18,16 +18,24 @@ enum class Value { none, flag, threads, device, device_count, text, mapping };
 // Kokkos 3.4 still reads with a warning are left out, so that one spelling works.
 const std::map<std::string, Value>& known_kokkos_options() {
   static const std::map<std::string, Value> options = {
-      {"--kokkos-help", Value::none},           {"--kokkos-tools-args", Value::text},
-      {"--kokkos-tools-help", Value::none},     {"--kokkos-device-id", Value::device},
+    {"--kokkos-help", Value::none},
+    {"--kokkos-tools-args", Value::text},
+    {"--kokkos-tools-help", Value::none},
+    {"--kokkos-device-id", Value::device},
 #if KOKKOS_VERSION >= 40000
-      {"--kokkos-num-threads", Value::threads}, {"--kokkos-map-device-id-by", Value::mapping},
-      {"--kokkos-disable-warnings", Value::flag}, {"--kokkos-tune-internals", Value::flag},
-      {"--kokkos-print-configuration", Value::flag}, {"--kokkos-tools-libs", Value::text},
+    {"--kokkos-num-threads", Value::threads},
+    {"--kokkos-map-device-id-by", Value::mapping},
+    {"--kokkos-disable-warnings", Value::flag},
+    {"--kokkos-tune-internals", Value::flag},
+    {"--kokkos-print-configuration", Value::flag},
+    {"--kokkos-tools-libs", Value::text},
 #else
-      {"--kokkos-threads", Value::threads},     {"--kokkos-numa", Value::threads},
-      {"--kokkos-num-devices", Value::device_count}, {"--kokkos-disable-warnings", Value::none},
-      {"--kokkos-tune-internals", Value::none}, {"--kokkos-tools-library", Value::text},
+    {"--kokkos-threads", Value::threads},
+    {"--kokkos-numa", Value::threads},
+    {"--kokkos-num-devices", Value::device_count},
+    {"--kokkos-disable-warnings", Value::none},
+    {"--kokkos-tune-internals", Value::none},
+    {"--kokkos-tools-library", Value::text},
 #endif
   };
   return options;
@@ -82,8 +90,12 @@ void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
     require(equals != std::string::npos, name + " needs a value: " + name + "=VALUE");
     const std::string value = arg.substr(equals + 1);
     switch (known->second) {
-      case Value::threads: parse_count(name, value, 1, max_threads); break;
-      case Value::device: parse_count(name, value, 0, 255); break;
+      case Value::threads:
+        parse_count(name, value, 1, max_threads);
+        break;
+      case Value::device:
+        parse_count(name, value, 0, 255);
+        break;
       case Value::device_count: {  // N or N,M: N devices, M of them skipped
         const auto comma = value.find(',');
         parse_count(name, value.substr(0, comma), 1, 256);
@@ -100,7 +112,8 @@ void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
       case Value::mapping:
         require(value == "random" || value == "mpi_rank", name + "=" + value + ": use random or mpi_rank");
         break;
-      default: require(!value.empty(), name + " needs a value: " + name + "=VALUE");
+      default:
+        require(!value.empty(), name + " needs a value: " + name + "=VALUE");
     }
   }
 }

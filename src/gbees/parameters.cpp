@@ -17,15 +17,14 @@ std::string str(double v) {
 }  // namespace
 
 void validate(const Parameters& p, int n) {
-  require(n >= 2 && n <= max_dimension,
-          "dimension " + std::to_string(n) + ": GBEES here handles 2 to " + std::to_string(max_dimension) + " variables");
+  require(n >= 2 && n <= max_dimension, "dimension " + std::to_string(n) + ": GBEES here handles 2 to " +
+                                            std::to_string(max_dimension) + " variables");
   auto check_vector = [&](const std::vector<double>& v, const std::string& what, bool positive) {
-    require(static_cast<int>(v.size()) == n, what + " has " + std::to_string(v.size()) + " values, the model has " +
-                                                 std::to_string(n) + " variables");
+    require(static_cast<int>(v.size()) == n,
+            what + " has " + std::to_string(v.size()) + " values, the model has " + std::to_string(n) + " variables");
     for (std::size_t j = 0; j < v.size(); ++j) {
       require(std::isfinite(v[j]), what + "[" + std::to_string(j + 1) + "] is not a finite number");
-      if (positive)
-        require(v[j] > 0, what + "[" + std::to_string(j + 1) + "] = " + str(v[j]) + ": must be > 0");
+      if (positive) require(v[j] > 0, what + "[" + std::to_string(j + 1) + "] = " + str(v[j]) + ": must be > 0");
     }
   };
   check_vector(p.initial_mean, "initial mean", false);
@@ -40,14 +39,15 @@ void validate(const Parameters& p, int n) {
   require(std::isfinite(p.end_time) && p.end_time > 0, "end time " + str(p.end_time) + ": must be > 0");
   double previous = 0;
   for (const Measurement& m : p.measurements) {
-    require(m.time > previous && m.time <= p.end_time,
-            "measurement at t = " + str(m.time) + ": times must increase and lie in (0, end time " + str(p.end_time) + "]");
+    require(
+        m.time > previous && m.time <= p.end_time,
+        "measurement at t = " + str(m.time) + ": times must increase and lie in (0, end time " + str(p.end_time) + "]");
     previous = m.time;
     require(m.count >= 1 && m.count <= n, "measurement at t = " + str(m.time) + ": needs 1 to n observed components");
     for (int k = 0; k < m.count; ++k) {
-      require(m.component[k] >= 0 && m.component[k] < n,
-              "measurement at t = " + str(m.time) + ": component " + std::to_string(m.component[k] + 1) +
-                  " does not exist (1 to " + std::to_string(n) + ")");
+      require(m.component[k] >= 0 && m.component[k] < n, "measurement at t = " + str(m.time) + ": component " +
+                                                             std::to_string(m.component[k] + 1) +
+                                                             " does not exist (1 to " + std::to_string(n) + ")");
       require(std::isfinite(m.value[k]), "measurement at t = " + str(m.time) + ": value is not finite");
       require(std::isfinite(m.std[k]) && m.std[k] > 0,
               "measurement at t = " + str(m.time) + ": std " + str(m.std[k]) + " must be > 0");

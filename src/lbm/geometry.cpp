@@ -1,4 +1,5 @@
 #include <pk/core/atomic_file.hpp>
+#include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/lbm/geometry.hpp>
 
@@ -12,30 +13,29 @@ namespace {
 
 const char* axis_name(int axis) { return axis == 0 ? "x" : (axis == 1 ? "y" : "z"); }
 
-std::string where(int x, int y, int z) {
-  return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
-}
-
 }  // namespace
 
 char cell_type_symbol(CellType type) {
   switch (type) {
-    case CellType::fluid: return '.';
-    case CellType::solid: return '#';
-    case CellType::inlet: return 'i';
-    case CellType::outlet: return 'o';
+    case CellType::fluid:
+      return '.';
+    case CellType::solid:
+      return '#';
+    case CellType::inlet:
+      return 'i';
+    case CellType::outlet:
+      return 'o';
   }
   return '?';
 }
 
 Geometry::Geometry(int nx, int ny, int nz, std::array<bool, 3> periodic, CellType fill)
     : extent_{nx, ny, nz}, periodic_(periodic) {
-  require(nx >= 1 && ny >= 1 && nz >= 1, "lattice size " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
-                                             std::to_string(nz) + ": every side must be at least 1 cell");
+  require(nx >= 1 && ny >= 1 && nz >= 1, "lattice size ", nx, " x ", ny, " x ", nz,
+          ": every side must be at least 1 cell");
   const std::int64_t cells = static_cast<std::int64_t>(nx) * ny * nz;
-  require(cells <= max_cells, "lattice size " + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
-                                  std::to_string(nz) + " has " + std::to_string(cells) +
-                                  " cells; at most " + std::to_string(max_cells) + " are allowed");
+  require(cells <= max_cells, "lattice size ", nx, " x ", ny, " x ", nz, " has ", cells, " cells; at most ", max_cells,
+          " are allowed");
   cells_.assign(static_cast<std::size_t>(cells), fill);
 }
 
@@ -47,13 +47,16 @@ std::array<int, 3> Geometry::boundary_normal(int x, int y, int z) const {
   int faces = 0;
   for (int axis = 0; axis < 3; ++axis) {
     if (periodic_[axis]) continue;
-    if (position[axis] == 0) normal[axis] = 1, ++faces;
-    else if (position[axis] == extent_[axis] - 1) normal[axis] = -1, ++faces;
+    if (position[axis] == 0)
+      normal[axis] = 1, ++faces;
+    else if (position[axis] == extent_[axis] - 1)
+      normal[axis] = -1, ++faces;
   }
-  require(faces == 1, std::string(cell_type_symbol(at(x, y, z)) == 'i' ? "inlet" : "outlet") + " cell " +
-                          where(x, y, z) + " lies on " + std::to_string(faces) +
-                          " non-periodic faces of the box; a pressure boundary cell must lie on exactly one "
-                          "(make the cells on edges and corners solid)");
+  // Called for every pressure cell: the message is built only when the check fails.
+  require(faces == 1, at(x, y, z) == CellType::inlet ? "inlet" : "outlet", " cell (", x, ", ", y, ", ", z, ") lies on ",
+          faces,
+          " non-periodic faces of the box; a pressure boundary cell must lie on exactly one "
+          "(make the cells on edges and corners solid)");
   return normal;
 }
 
@@ -68,16 +71,18 @@ void Geometry::validate() const {
 }
 
 Geometry box_channel(int length, int width, int height) {
-  require(length >= 2 && width >= 1 && height >= 1,
-          "box channel " + std::to_string(length) + " x " + std::to_string(width) + " x " + std::to_string(height) +
-              ": need length >= 2 (inlet and outlet) and a cross-section of at least 1 x 1 fluid cells");
+  require(length >= 2 && width >= 1 && height >= 1, "box channel ", length, " x ", width, " x ", height,
+          ": need length >= 2 (inlet and outlet) and a cross-section of at least 1 x 1 fluid cells");
   Geometry g(length, width + 2, height + 2);
   for (int z = 0; z < g.nz(); ++z)
     for (int y = 0; y < g.ny(); ++y)
       for (int x = 0; x < g.nx(); ++x) {
         const bool wall = y == 0 || z == 0 || y == g.ny() - 1 || z == g.nz() - 1;
-        g.set(x, y, z, wall ? CellType::solid : x == 0 ? CellType::inlet : x == length - 1 ? CellType::outlet
-                                                                                             : CellType::fluid);
+        g.set(x, y, z,
+              wall              ? CellType::solid
+              : x == 0          ? CellType::inlet
+              : x == length - 1 ? CellType::outlet
+                                : CellType::fluid);
       }
   return g;
 }
@@ -85,37 +90,48 @@ Geometry box_channel(int length, int width, int height) {
 Geometry periodic_box(int nx, int ny, int nz) { return Geometry(nx, ny, nz, {true, true, true}); }
 
 Geometry parse_flag_text(const std::string& text, const std::string& source_name) {
+  // A header of four lines, then the cells as symbols: not a column file, but its errors
+  // name the place as column files do ("FILE:LINE: what").
   std::istringstream in(text);
-  auto fail = [&](const std::string& what) -> Error {
-    return Error("flag file " + source_name + ": " + what +
-                 " (expected: 'pk-lbm-flags 1', 'size NX NY NZ', 'periodic PX PY PZ', 'data', then NX*NY*NZ of . # i o)");
+  int line_number = 0;
+  auto fail = [&](int line, const std::string& what) -> Error {
+    return file_error(source_name, line,
+                      what +
+                          " (expected: 'pk-lbm-flags 1', 'size NX NY NZ', 'periodic PX PY PZ', 'data', then "
+                          "NX*NY*NZ of . # i o)");
   };
   std::string line;
   std::vector<std::string> header;
+  std::vector<int> header_line;
   while (header.size() < 4 && std::getline(in, line)) {
+    ++line_number;
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
     header.push_back(line.substr(first));
+    header_line.push_back(line_number);
   }
-  if (header.size() < 4) throw fail("the header is incomplete");
+  if (header.size() < 4) throw fail(line_number, "the header is incomplete");
   {
     std::istringstream magic(header[0]);
     std::string word;
     int version = 0;
-    if (!(magic >> word >> version) || word != "pk-lbm-flags") throw fail("the first line is not 'pk-lbm-flags 1'");
-    if (version != 1) throw fail("format version " + std::to_string(version) + " is not supported (only 1)");
+    if (!(magic >> word >> version) || word != "pk-lbm-flags")
+      throw fail(header_line[0], "the first line is not 'pk-lbm-flags 1'");
+    if (version != 1)
+      throw fail(header_line[0], "format version " + std::to_string(version) + " is not supported (only 1)");
   }
   long long n[3] = {0, 0, 0};
   {
     std::istringstream size(header[1]);
     std::string word, rest;
     if (!(size >> word >> n[0] >> n[1] >> n[2]) || word != "size" || (size >> rest))
-      throw fail("line 'size NX NY NZ' is malformed: '" + header[1] + "'");
+      throw fail(header_line[1], "line 'size NX NY NZ' is malformed: '" + header[1] + "'");
     for (long long v : n)
-      if (v < 1 || v > 1 << 20) throw fail("size " + std::to_string(v) + " is out of range [1, 1048576]");
+      if (v < 1 || v > 1 << 20)
+        throw fail(header_line[1], "size " + std::to_string(v) + " is out of range [1, 1048576]");
     if (n[0] * n[1] * n[2] > Geometry::max_cells)
-      throw fail("size " + std::to_string(n[0] * n[1] * n[2]) + " cells is more than " +
-                 std::to_string(Geometry::max_cells));
+      throw fail(header_line[1], "size " + std::to_string(n[0] * n[1] * n[2]) + " cells is more than " +
+                                     std::to_string(Geometry::max_cells));
   }
   std::array<bool, 3> periodic{};
   {
@@ -123,51 +139,65 @@ Geometry parse_flag_text(const std::string& text, const std::string& source_name
     std::string word, rest;
     int v[3] = {-1, -1, -1};
     if (!(p >> word >> v[0] >> v[1] >> v[2]) || word != "periodic" || (p >> rest))
-      throw fail("line 'periodic PX PY PZ' is malformed: '" + header[2] + "'");
+      throw fail(header_line[2], "line 'periodic PX PY PZ' is malformed: '" + header[2] + "'");
     for (int axis = 0; axis < 3; ++axis) {
-      if (v[axis] != 0 && v[axis] != 1) throw fail(std::string("periodic flag of ") + axis_name(axis) + " must be 0 or 1");
+      if (v[axis] != 0 && v[axis] != 1)
+        throw fail(header_line[2], std::string("periodic flag of ") + axis_name(axis) + " must be 0 or 1");
       periodic[axis] = v[axis] == 1;
     }
   }
   {
     std::istringstream d(header[3]);
     std::string word, rest;
-    if (!(d >> word) || word != "data" || (d >> rest)) throw fail("line 'data' is missing");
+    if (!(d >> word) || word != "data" || (d >> rest)) throw fail(header_line[3], "line 'data' is missing");
   }
   Geometry geometry(static_cast<int>(n[0]), static_cast<int>(n[1]), static_cast<int>(n[2]), periodic);
   std::int64_t cell = 0;
   const std::int64_t cells = geometry.cell_count();
+  ++line_number;  // the data start on the line after 'data'
+  int last_data_line = header_line[3];
   char c;
   while (in.get(c)) {
+    if (c == '\n') ++line_number;
     if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
+    last_data_line = line_number;
     CellType type;
     switch (c) {
-      case '.': type = CellType::fluid; break;
-      case '#': type = CellType::solid; break;
-      case 'i': type = CellType::inlet; break;
-      case 'o': type = CellType::outlet; break;
+      case '.':
+        type = CellType::fluid;
+        break;
+      case '#':
+        type = CellType::solid;
+        break;
+      case 'i':
+        type = CellType::inlet;
+        break;
+      case 'o':
+        type = CellType::outlet;
+        break;
       default:
-        throw fail("symbol '" + std::string(1, c) + "' at cell " + std::to_string(cell) + " is not one of . # i o");
+        throw fail(line_number,
+                   "symbol '" + std::string(1, c) + "' at cell " + std::to_string(cell) + " is not one of . # i o");
     }
-    if (cell >= cells) throw fail("more than the " + std::to_string(cells) + " cells that size declares");
+    if (cell >= cells) throw fail(line_number, "more than the " + std::to_string(cells) + " cells that size declares");
     const int x = static_cast<int>(cell % n[0]), y = static_cast<int>(cell / n[0] % n[1]),
               z = static_cast<int>(cell / n[0] / n[1]);
     geometry.set(x, y, z, type);
     ++cell;
   }
   if (cell != cells)
-    throw fail("data holds " + std::to_string(cell) + " cells, size declares " + std::to_string(cells));
+    throw fail(last_data_line, "data holds " + std::to_string(cell) + " cells, size declares " + std::to_string(cells));
   try {
     geometry.validate();
   } catch (const Error& e) {
-    throw Error("flag file " + source_name + ": " + e.what());
+    throw Error(source_name + ": " + e.what());  // a fact of the whole grid, not of one line
   }
   return geometry;
 }
 
 Geometry read_flag_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  require(static_cast<bool>(in), "flag file " + path + ": cannot be opened");
+  require(static_cast<bool>(in), "flag file ", path, ": cannot be opened");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_flag_text(text.str(), path);

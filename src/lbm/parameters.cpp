@@ -40,14 +40,15 @@ void validate(const Parameters& p, const Geometry& geometry) {
                                           ", above the limit " + number(p.max_mach) + " (|u| <= max_mach * 0.577)");
   // Densities that drive the flow: the prescribed ones present, and the initial one.
   double lowest = p.initial_density, highest = p.initial_density;
-  if (geometry.count(CellType::inlet) > 0) lowest = std::min(lowest, p.inlet_density), highest = std::max(highest, p.inlet_density);
-  if (geometry.count(CellType::outlet) > 0) lowest = std::min(lowest, p.outlet_density), highest = std::max(highest, p.outlet_density);
+  if (geometry.count(CellType::inlet) > 0)
+    lowest = std::min(lowest, p.inlet_density), highest = std::max(highest, p.inlet_density);
+  if (geometry.count(CellType::outlet) > 0)
+    lowest = std::min(lowest, p.outlet_density), highest = std::max(highest, p.outlet_density);
   const double bernoulli_mach = std::sqrt(2 * (highest - lowest) / lowest);
-  require(bernoulli_mach <= p.max_mach,
-          "density drop " + number(highest - lowest) + " can drive the flow to Mach " + number(bernoulli_mach) +
-              " (Bernoulli bound), above the limit " + number(p.max_mach) +
-              "; lower the inlet/outlet density difference below " +
-              number(p.max_mach * p.max_mach * lowest / 2));
+  require(bernoulli_mach <= p.max_mach, "density drop " + number(highest - lowest) + " can drive the flow to Mach " +
+                                            number(bernoulli_mach) + " (Bernoulli bound), above the limit " +
+                                            number(p.max_mach) + "; lower the inlet/outlet density difference below " +
+                                            number(p.max_mach * p.max_mach * lowest / 2));
 }
 
 }  // namespace pk::lbm

@@ -17,10 +17,10 @@ Slab slab_of(const Geometry& geometry, int ranks, int rank) {
   Slab slab;
   slab.axis = split_axis(geometry);
   slab.extent = geometry.extent(slab.axis);
-  require(ranks >= 1 && ranks <= slab.extent,
-          std::to_string(ranks) + " ranks, but the lattice has only " + std::to_string(slab.extent) +
-              " layers along its longest axis (" + std::string(1, "xyz"[slab.axis]) + "): use at most " +
-              std::to_string(slab.extent) + " ranks");
+  require(ranks >= 1 && ranks <= slab.extent, std::to_string(ranks) + " ranks, but the lattice has only " +
+                                                  std::to_string(slab.extent) + " layers along its longest axis (" +
+                                                  std::string(1, "xyz"[slab.axis]) + "): use at most " +
+                                                  std::to_string(slab.extent) + " ranks");
   require(rank >= 0 && rank < ranks, "rank " + std::to_string(rank) + " outside 0.." + std::to_string(ranks - 1));
   const int base = slab.extent / ranks, extra = slab.extent % ranks;
   slab.begin = rank * base + (rank < extra ? rank : extra);

@@ -55,7 +55,8 @@ void write_image(const std::string& path, const Geometry& geometry, const std::a
         << "    <Piece Extent=\"" << extent(origin, size) << "\">\n"
         << "      <PointData Scalars=\"density\" Vectors=\"velocity\">\n"
         << "        <DataArray type=\"Float64\" Name=\"density\" format=\"appended\" offset=\"0\"/>\n"
-        << "        <DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" offset=\""
+        << "        <DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" "
+           "offset=\""
         << header + density_bytes << "\"/>\n"
         << "        <DataArray type=\"UInt8\" Name=\"cell_type\" format=\"appended\" offset=\""
         << 2 * header + density_bytes + velocity_bytes << "\"/>\n"
@@ -81,7 +82,8 @@ void write_vti_piece(const std::string& path, const Geometry& geometry, const st
   const std::size_t cells = static_cast<std::size_t>(fields.nx) * fields.ny * fields.nz;
   bool inside = fields.density.size() == cells && fields.velocity.size() == 3 * cells;
   const std::array<int, 3> size = {fields.nx, fields.ny, fields.nz};
-  for (int a = 0; a < 3; ++a) inside = inside && origin[a] >= 0 && size[a] >= 1 && origin[a] + size[a] <= geometry.extent(a);
+  for (int a = 0; a < 3; ++a)
+    inside = inside && origin[a] >= 0 && size[a] >= 1 && origin[a] + size[a] <= geometry.extent(a);
   require(inside, "write_vti: the fields do not match the geometry's size");
   std::vector<std::uint8_t> types;
   types.reserve(cells);

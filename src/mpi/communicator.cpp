@@ -7,8 +7,8 @@ namespace pk::mpi {
 
 bool launched_by_mpi() {
   if (const char* forced = std::getenv("PK_MPI")) return std::string(forced) == "1";
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
-                           "MV2_COMM_WORLD_SIZE", "PALS_RANKID"})
+  for (const char* name :
+       {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MV2_COMM_WORLD_SIZE", "PALS_RANKID"})
     if (std::getenv(name)) return true;
   return false;
 }

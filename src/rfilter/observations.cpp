@@ -22,8 +22,9 @@ void check_observations(const ObservationSet& obs, const Grid& grid) {
                   std::to_string(c) + ", allowed 0.." + std::to_string(extent[a] - 1));
     }
     require(std::isfinite(obs.value[i]), "observation " + std::to_string(i) + " has a value that is not finite");
-    require(std::isfinite(obs.error_std[i]) && obs.error_std[i] > 0,
-            "observation " + std::to_string(i) + ": error std must be > 0 (got " + std::to_string(obs.error_std[i]) + ")");
+    require(
+        std::isfinite(obs.error_std[i]) && obs.error_std[i] > 0,
+        "observation " + std::to_string(i) + ": error std must be > 0 (got " + std::to_string(obs.error_std[i]) + ")");
   }
 }
 

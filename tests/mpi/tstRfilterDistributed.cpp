@@ -65,10 +65,14 @@ TYPED_TEST(RfilterDistributed, VIsTheChunkedFilter) {
   var.apply_v(mine);
 
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
-  const Field source("pk::test::source", s.grid.nx, s.grid.ny, s.grid.nz), chunked("pk::test::chunked", s.grid.nx, s.grid.ny, s.grid.nz);
-  Kokkos::deep_copy(source, Kokkos::View<const double***, Kokkos::LayoutLeft, typename TypeParam::memory_space,
-                                         Kokkos::MemoryUnmanaged>(problem.truth.data(), s.grid.nx, s.grid.ny, s.grid.nz));
-  rf::apply_filter_chunked(TypeParam{}, source, chunked, 0, s.covariance.per_axis[0], {world.size(), world.size() > 1 ? m : 0});
+  const Field source("pk::test::source", s.grid.nx, s.grid.ny, s.grid.nz),
+      chunked("pk::test::chunked", s.grid.nx, s.grid.ny, s.grid.nz);
+  Kokkos::deep_copy(
+      source,
+      Kokkos::View<const double***, Kokkos::LayoutLeft, typename TypeParam::memory_space, Kokkos::MemoryUnmanaged>(
+          problem.truth.data(), s.grid.nx, s.grid.ny, s.grid.nz));
+  rf::apply_filter_chunked(TypeParam{}, source, chunked, 0, s.covariance.per_axis[0],
+                           {world.size(), world.size() > 1 ? m : 0});
   for (int axis : {1, 2}) rf::apply_filter(TypeParam{}, chunked, axis, s.covariance.per_axis[axis]);
   typename rf::DistributedThreeDVar<TypeParam>::Vector flat(chunked.data(), chunked.size());
   std::vector<double> expected = slab_of(flat, s.grid, var.slab()), got = on_host(mine);
@@ -102,9 +106,11 @@ template <class Space>
 double relative_chunking_error(const rf::SyntheticSettings& s, const typename rf::SyntheticCase<Space>::Vector& truth,
                                int chunks) {
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
-  const Field unsplit("pk::test::unsplit", s.grid.nx, s.grid.ny, s.grid.nz), chunked("pk::test::chunked", s.grid.nx, s.grid.ny, s.grid.nz);
-  Kokkos::deep_copy(unsplit, Kokkos::View<const double***, Kokkos::LayoutLeft, typename Space::memory_space,
-                                          Kokkos::MemoryUnmanaged>(truth.data(), s.grid.nx, s.grid.ny, s.grid.nz));
+  const Field unsplit("pk::test::unsplit", s.grid.nx, s.grid.ny, s.grid.nz),
+      chunked("pk::test::chunked", s.grid.nx, s.grid.ny, s.grid.nz);
+  Kokkos::deep_copy(
+      unsplit, Kokkos::View<const double***, Kokkos::LayoutLeft, typename Space::memory_space, Kokkos::MemoryUnmanaged>(
+                   truth.data(), s.grid.nx, s.grid.ny, s.grid.nz));
   rf::apply_filter_chunked(Space{}, unsplit, chunked, 0, s.covariance.per_axis[0], {chunks, rf::default_overlap(2.5)});
   rf::apply_filter(Space{}, unsplit, 0, s.covariance.per_axis[0]);
   const auto u = on_host(unsplit), c = on_host(chunked);
@@ -120,7 +126,8 @@ TYPED_TEST(RfilterDistributed, AnalysisMatchesOneRank) {
   const pk::mpi::Communicator world;
   const auto s = small_case();
   const auto problem = rf::make_synthetic_case(TypeParam{}, s);
-  const rf::ThreeDVar<TypeParam> one(TypeParam{}, s.grid, s.covariance, rf::to_space(TypeParam{}, problem.observations, s.grid));
+  const rf::ThreeDVar<TypeParam> one(TypeParam{}, s.grid, s.covariance,
+                                     rf::to_space(TypeParam{}, problem.observations, s.grid));
   typename rf::ThreeDVar<TypeParam>::Vector whole("pk::test::analysis", s.grid.size());
   const double tolerance = 1e-10;
   const auto one_result = one.analyse(problem.background, whole, tolerance, 400);
@@ -142,8 +149,9 @@ TYPED_TEST(RfilterDistributed, AnalysisMatchesOneRank) {
   double all[2] = {worst, increment}, largest[2];
   MPI_Allreduce(all, largest, 2, MPI_DOUBLE, MPI_MAX, world.get());
   if (world.rank() == 0)
-    std::printf("3D-Var on %d ranks: CG %d iterations; max |analysis - one rank's| %.3e, %.2e of the largest increment %.3e\n",
-                world.size(), result.cg.iterations, largest[0], largest[0] / largest[1], largest[1]);
+    std::printf(
+        "3D-Var on %d ranks: CG %d iterations; max |analysis - one rank's| %.3e, %.2e of the largest increment %.3e\n",
+        world.size(), result.cg.iterations, largest[0], largest[0] / largest[1], largest[1]);
   const double chunking = world.size() > 1 ? relative_chunking_error<TypeParam>(s, problem.truth, world.size()) : 0;
   if (world.rank() == 0) std::printf("  (chunked filter along x: %.2e of the unsplit one's largest entry)\n", chunking);
   EXPECT_LT(largest[0], (world.size() == 1 ? 1e-7 : chunking) * largest[1]);

@@ -75,10 +75,9 @@ KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
   constexpr Wanted both = Wanted::log_and_value;
   const int steps = static_cast<int>(nu + 0.5);
   const double mu = nu - steps;
-  const auto lower = path == Path::integral ? bessel_k_integral<both>(::fabs(mu), x)
-                                            : bessel_k_asymptotic<both>(::fabs(mu), x);
-  const auto upper = path == Path::integral ? bessel_k_integral<both>(mu + 1, x)
-                                            : bessel_k_asymptotic<both>(mu + 1, x);
+  const auto lower =
+      path == Path::integral ? bessel_k_integral<both>(::fabs(mu), x) : bessel_k_asymptotic<both>(::fabs(mu), x);
+  const auto upper = path == Path::integral ? bessel_k_integral<both>(mu + 1, x) : bessel_k_asymptotic<both>(mu + 1, x);
   // The ratio from the values while they are normal doubles (a difference of logs
   // would lose |log K| eps), from the logs where K underflows (x > ~700).
   const double ratio = lower.value > 1e-300 ? upper.value / lower.value : ::exp(upper.log_value - lower.log_value);

@@ -36,7 +36,8 @@ void factor_diagonal_tile(const Space& space, const Tile& a, long offset, const 
         for (int j = 0; j < nb; ++j) {
           const double pivot = a(j, j);
           if (!(pivot > 0)) {  // NaN too
-            Kokkos::single(Kokkos::PerTeam(m), [&] { Kokkos::atomic_fetch_min(&failed(), static_cast<int>(offset + j)); });
+            Kokkos::single(Kokkos::PerTeam(m),
+                           [&] { Kokkos::atomic_fetch_min(&failed(), static_cast<int>(offset + j)); });
             return;
           }
           const double d = ::sqrt(pivot);

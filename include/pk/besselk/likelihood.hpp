@@ -43,8 +43,8 @@ struct LikelihoodParts {
 // pk::Error when C is not positive definite.
 template <class Space>
 LikelihoodParts log_likelihood_parts(const Space& space, const DeviceLocations<Space>& s, const Vector<Space>& z,
-                      const MaternParameters& p, const Matrix<Space>& work, LikelihoodTimes* times = nullptr,
-                      int tile = default_tile_size) {
+                                     const MaternParameters& p, const Matrix<Space>& work,
+                                     LikelihoodTimes* times = nullptr, int tile = default_tile_size) {
   const long n = static_cast<long>(z.extent(0));
   require(n >= 2, "log-likelihood: need at least 2 observations");
   require(s.x.extent(0) == static_cast<std::size_t>(n), "log-likelihood: one observation per location expected");
@@ -142,7 +142,11 @@ Fit fit_matern(const Space& space, const DeviceLocations<Space>& s, const Vector
   }
   const Maximum m = maximize_bobyqa(objective, {start.range, start.smoothness}, settings);
   const auto parts = log_likelihood_parts(space, s, z, MaternParameters{1.0, m.at[0], m.at[1]}, work);
-  return Fit{{parts.profiled_variance(), m.at[0], m.at[1]}, m.value, m.evaluations + 1, m.converged, timer.seconds(),
+  return Fit{{parts.profiled_variance(), m.at[0], m.at[1]},
+             m.value,
+             m.evaluations + 1,
+             m.converged,
+             timer.seconds(),
              m.interrupted};
 }
 

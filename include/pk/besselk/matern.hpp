@@ -16,8 +16,8 @@
 namespace pk::besselk {
 
 struct MaternParameters {
-  double variance = 1;    // sigma^2
-  double range = 0.1;     // beta
+  double variance = 1;      // sigma^2
+  double range = 0.1;       // beta
   double smoothness = 0.5;  // nu
 };
 

@@ -20,7 +20,7 @@ struct Maximum {
   Parameters at{};
   double value = 0;
   int evaluations = 0;
-  bool converged = false;  // NLopt stopped on a tolerance, not on the evaluation limit
+  bool converged = false;    // NLopt stopped on a tolerance, not on the evaluation limit
   bool interrupted = false;  // stopped early by SIGINT/SIGTERM (pk::interrupted): `at` is the best so far
 };
 

@@ -43,8 +43,8 @@ struct Region {
 const std::vector<Region>& accuracy_regions();
 
 struct ErrorSummary {
-  std::size_t points = 0;          // points of the region the implementation answered
-  std::size_t unanswered = 0;      // points where it gave NaN/inf or failed (GSL/Boost errors)
+  std::size_t points = 0;      // points of the region the implementation answered
+  std::size_t unanswered = 0;  // points where it gave NaN/inf or failed (GSL/Boost errors)
   double max_log = 0, median_log = 0;
   double max_k = 0, median_k = 0;  // over the points where k_error is defined
 };

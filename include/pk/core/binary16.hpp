@@ -60,8 +60,8 @@ class Binary16 {
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
     const std::uint32_t shifted = static_cast<std::uint32_t>(h & 0x7fffu) << 13;  // float position, bias 15
     const std::uint32_t exponent = shifted & 0x0f800000u;
-    const std::uint32_t normal = shifted + 0x38000000u;          // rebias 15 -> 127
-    const std::uint32_t special = shifted + 0x70000000u;         // all-ones exponent: infinity or NaN
+    const std::uint32_t normal = shifted + 0x38000000u;   // rebias 15 -> 127
+    const std::uint32_t special = shifted + 0x70000000u;  // all-ones exponent: infinity or NaN
     // Zero and subnormals (m * 2^-24): as the normal 2^-14 (1 + m / 1024), minus 2^-14, exactly.
     const std::uint32_t subnormal = bits_of(float_of(shifted + 0x38800000u) - float_of(0x38800000u));
     return float_of(sign | (exponent == 0x0f800000u ? special : (exponent == 0 ? subnormal : normal)));

@@ -12,7 +12,7 @@ std::string host_cpu_model();
 
 template <class Space>
 std::string describe_device(const Space& space) {
-  if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
+  if constexpr (runs_on_host<Space>) {
     return host_cpu_model() + " (" + std::to_string(space.concurrency()) + " threads)";
   } else {
     return SpaceTraits<Space>::describe(space);

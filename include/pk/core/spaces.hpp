@@ -13,6 +13,18 @@
 
 namespace pk {
 
+// What a kernel's launch parameters may depend on: the facts of the device behind an
+// execution space instance, read at run time (pk::device_facts, core/tuning.hpp).
+struct DeviceFacts {
+  std::string name;                       // the GPU's or the CPU's model
+  int id = 0;                             // the device's ordinal among its backend's devices
+  int multiprocessors = 0;                // GPU: SMs; CPU: the space's threads
+  long team_scratch_bytes = 0;            // the most level-0 scratch one team may have (0 on CPUs)
+  long multiprocessor_scratch_bytes = 0;  // shared memory per SM, for teams resident together
+  long registers_per_multiprocessor = 0;
+  long cache_bytes = 0;  // GPU: L2
+};
+
 template <class... Spaces>
 struct SpaceList {};
 
@@ -30,6 +42,7 @@ struct SpaceTraits<Kokkos::OpenMP> {
   static constexpr const char* name = "openmp";
   // Empty when the space can run here, else why not.
   static std::string unavailable_reason() { return {}; }
+  static int device_id(const Kokkos::OpenMP&) { return 0; }  // the host is one device
 };
 #endif
 
@@ -52,6 +65,18 @@ struct SpaceTraits<Kokkos::Cuda> {
     return std::string(prop.name) + " (" + std::to_string(prop.multiProcessorCount) + " SMs, " +
            std::to_string(prop.totalGlobalMem >> 20) + " MiB, cc " + std::to_string(prop.major) + "." +
            std::to_string(prop.minor) + ")";
+  }
+  static int device_id(const Kokkos::Cuda& space) { return space.cuda_device(); }
+  static DeviceFacts facts(const Kokkos::Cuda& space) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, space.cuda_device()) != cudaSuccess) return {"CUDA device (unknown)"};
+    return {prop.name,
+            space.cuda_device(),
+            prop.multiProcessorCount,
+            static_cast<long>(prop.sharedMemPerBlockOptin),
+            static_cast<long>(prop.sharedMemPerMultiprocessor),
+            prop.regsPerMultiprocessor,
+            prop.l2CacheSize};
   }
 };
 #endif

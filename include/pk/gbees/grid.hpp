@@ -9,7 +9,6 @@
 // map's capacity, so a successful insert always has a slot; a failed insert (map full)
 // makes the host grow map and arrays and repeat the insertion pass - nothing is dropped.
 #include <pk/core/error.hpp>
-#include <pk/core/memory.hpp>
 #include <pk/gbees/details/key.hpp>
 #include <pk/gbees/models.hpp>
 
@@ -29,17 +28,55 @@ namespace Details {
 // next index 4, hash-list head 4 (about one per entry), used-bitset 1/8.
 inline constexpr double map_bytes_per_entry = 20.125;
 
+// Row c of the neighbour table for the cell with key `key`: neighbour(c, j) and
+// neighbour(c, n + j) get the slots of the cells one step back and forward on axis j, -1
+// where there is none (or the step leaves the key range). With keep_known, entries that
+// already hold a slot are not looked up again (slots move only in compaction).
+template <class Map, class NeighbourView>
+KOKKOS_INLINE_FUNCTION void find_neighbours(const Map& map, const KeyCodec& codec, const NeighbourView& neighbour,
+                                            const int c, const std::uint64_t key, const bool keep_known) {
+  const int n = codec.n;
+  for (int s = 0; s < 2 * n; ++s) {
+    if (keep_known && neighbour(c, s) >= 0) continue;
+    const int j = s < n ? s : s - n;
+    std::uint64_t other;
+    std::int32_t slot = -1;
+    if (codec.shift(key, j, s < n ? -1 : 1, other)) {
+      const auto index = map.find(other);
+      if (map.valid_at(index)) slot = map.value_at(index);
+    }
+    neighbour(c, s) = slot;
+  }
+}
+
 }  // namespace Details
 
-// Where each cell's bytes go, for a grid of dimension n (issue #5 asks for <= 256 B in 6-D).
+// Where each cell slot's bytes go, for a grid of dimension n (issue #5 asks for <= 256 B per
+// cell in 6-D).
 struct MemoryBreakdown {
   double state = 0;       // key (8) + probability (8)
   double fluxes = 0;      // one face flux per axis (8 n)
   double neighbours = 0;  // backward and forward neighbour slots (2 n x 4)
   double hash_map = 0;    // UnorderedMap entries per cell slot
-  double scratch = 0;     // prune marks (4), direction masks (4)
+  double scratch = 0;     // prune marks (4), direction masks (4), keys moved by compaction (8)
   double total() const { return state + fluxes + neighbours + hash_map + scratch; }
 };
+
+// Bytes per cell slot (the cell arrays are sized to the map's capacity).
+inline MemoryBreakdown bytes_per_slot(int dimension) {
+  MemoryBreakdown b;
+  b.state = 16;
+  b.fluxes = 8.0 * dimension;
+  b.neighbours = 8.0 * dimension;
+  b.hash_map = Details::map_bytes_per_entry;
+  b.scratch = 16;
+  return b;
+}
+
+// Device memory to plan for a grid that may hold `cells` cells, for refusing a run that
+// cannot fit before it starts: 1.6 slots per cell, since growth rehashes the map to 1.3x
+// the cells it must hold and Kokkos adds a sixth to what is asked (1.52x).
+inline double planned_bytes(int dimension, double cells) { return 1.6 * cells * bytes_per_slot(dimension).total(); }
 
 template <class ExecutionSpace>
 class SparseGrid {
@@ -71,7 +108,10 @@ class SparseGrid {
   };
 
   SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0)
-      : space_(space), n_(dimension), codec_(dimension), max_cells_(max_cells),
+      : space_(space),
+        n_(dimension),
+        codec_(dimension),
+        max_cells_(max_cells),
         device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")) {
     require(dimension >= 2 && dimension <= max_dimension,
             "sparse grid: dimension " + std::to_string(dimension) + " not in 2.." + std::to_string(max_dimension));
@@ -89,23 +129,14 @@ class SparseGrid {
   Kokkos::View<double*, memory_space> probability() const { return probability_; }
   FluxView flux() const { return flux_; }
   NeighbourView neighbour() const { return neighbour_; }
-  Kokkos::View<std::int32_t*, memory_space> scratch() const { return scratch_; }
+  // Per cell: 1 to keep it at the next compaction (pruning's mark), 0 to remove it.
+  Kokkos::View<std::int32_t*, memory_space> keep() const { return keep_; }
   // Per cell: bit j set when f_j > 0 on its forward face, bit 8 + j when f_j < 0, bit 16
   // when its probability is >= p* (written at normalisation, read by growth and pruning).
   Kokkos::View<std::int32_t*, memory_space> direction() const { return direction_; }
   Inserter inserter() const { return Inserter{map_, key_, probability_, device_count_}; }
   std::size_t map_rehashes() const { return rehashes_; }
 
-  // Bytes per cell slot (arrays sized to the map capacity).
-  static MemoryBreakdown bytes_per_slot(int n) {
-    MemoryBreakdown b;
-    b.state = 16;
-    b.fluxes = 8.0 * n;
-    b.neighbours = 8.0 * n;
-    b.hash_map = Details::map_bytes_per_entry;
-    b.scratch = 8;  // prune mark, direction mask
-    return b;
-  }
   double allocated_bytes() const {
     const MemoryBreakdown b = bytes_per_slot(n_);
     return (b.total() - b.hash_map) * static_cast<double>(capacity()) +
@@ -158,45 +189,31 @@ class SparseGrid {
     space_.fence();
   }
 
-  // neighbour(c, j) / neighbour(c, n + j): slot of the cell one step back / forward on axis
-  // j, -1 when absent. Two lookups per axis per cell.
+  // The whole neighbour table (Details::find_neighbours): two lookups per axis per cell.
   void rebuild_neighbours() {
     auto map = map_;
     auto key = key_;
     auto neighbour = neighbour_;
     const auto codec = codec_;
-    const int n = n_;
     Kokkos::parallel_for(
         "pk::gbees::grid::neighbours", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count_),
-        KOKKOS_LAMBDA(const int c) {
-          const std::uint64_t k = key(c);
-          for (int j = 0; j < n; ++j)
-            for (int side = 0; side < 2; ++side) {
-              std::uint64_t other;
-              std::int32_t slot = -1;
-              if (codec.shift(k, j, side == 0 ? -1 : 1, other)) {
-                const auto index = map.find(other);
-                if (map.valid_at(index)) slot = map.value_at(index);
-              }
-              neighbour(c, side * n + j) = slot;
-            }
-        });
+        KOKKOS_LAMBDA(const int c) { Details::find_neighbours(map, codec, neighbour, c, key(c), false); });
   }
 
-  // Keeps the cells whose scratch(c) is 1, moves them to slots 0..kept-1 in their order
+  // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in their order
   // (parallel_scan), and rebuilds the map. Returns the probability of the removed cells.
   double compact() {
     const std::int32_t m = count_;
-    auto keep = scratch_;
+    auto keep = keep_;
     auto key = key_;
     auto probability = probability_;
-    // The new slots go to column 0 of the neighbour table, the moved cells to the flux
-    // array (n >= 2 doubles per slot): both are rebuilt before their next use.
+    // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
+    // kept cells go to scratch and back: the new slots to column 0 of the neighbour table,
+    // the probabilities to column 0 of the fluxes (both rebuilt before their next use), the
+    // keys to their own array.
     auto new_slot = Kokkos::subview(neighbour_, Kokkos::ALL, 0);
-    Kokkos::View<std::uint64_t*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved_key(
-        reinterpret_cast<std::uint64_t*>(flux_.data()), capacity());
-    Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> moved_probability(
-        flux_.data() + capacity(), capacity());
+    auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
+    auto moved_key = moved_key_;
     double removed = 0;
     Kokkos::parallel_reduce(
         "pk::gbees::prune::removed_probability", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
@@ -221,7 +238,8 @@ class SparseGrid {
           }
         });
     Kokkos::parallel_for(
-        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
+        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
+        KOKKOS_LAMBDA(const int s) {
           key(s) = moved_key(s);
           probability(s) = moved_probability(s);
         });
@@ -250,7 +268,8 @@ class SparseGrid {
         });
     int failed = 0;
     Kokkos::deep_copy(failed, failures);
-    require(failed == 0, "sparse grid: rehash lost " + std::to_string(failed) + " cells (duplicate keys or a full map)");
+    require(failed == 0,
+            "sparse grid: rehash lost " + std::to_string(failed) + " cells (duplicate keys or a full map)");
     set_count(cells);
   }
 
@@ -259,21 +278,27 @@ class SparseGrid {
     if (key_.extent(0) >= slots) return;
     if (key_.extent(0) == 0) {
       key_ = Kokkos::View<std::uint64_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_key"), slots);
-      probability_ = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_probability"), slots);
-      direction_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_direction"), slots);
+      probability_ =
+          Kokkos::View<double*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_probability"), slots);
+      direction_ =
+          Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_direction"), slots);
     } else {  // growth may be half done: the direction masks must survive too
       Kokkos::resize(key_, slots);
       Kokkos::resize(probability_, slots);
       Kokkos::resize(direction_, slots);
     }
-    // Fluxes, neighbours and marks are scratch: rebuilt before use, so not preserved.
+    // Fluxes, neighbours, marks and moved keys are scratch: rebuilt before use, so not
+    // preserved (and released before the new ones are allocated).
     flux_ = FluxView();
     neighbour_ = NeighbourView();
-    scratch_ = Kokkos::View<std::int32_t*, memory_space>();
+    keep_ = Kokkos::View<std::int32_t*, memory_space>();
+    moved_key_ = Kokkos::View<std::uint64_t*, memory_space>();
     flux_ = FluxView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::face_flux"), slots, n_);
-    neighbour_ = NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots,
-                               2 * n_);
-    scratch_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
+    neighbour_ =
+        NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots, 2 * n_);
+    keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
+    moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);
     // "No neighbour known" until the next rebuild: growth then simply tries the insert.
     Kokkos::deep_copy(space_, neighbour_, -1);
     space_.fence();
@@ -289,7 +314,8 @@ class SparseGrid {
   Kokkos::View<double*, memory_space> probability_;
   FluxView flux_;
   NeighbourView neighbour_;
-  Kokkos::View<std::int32_t*, memory_space> scratch_;
+  Kokkos::View<std::int32_t*, memory_space> keep_;
+  Kokkos::View<std::uint64_t*, memory_space> moved_key_;
   Kokkos::View<std::int32_t*, memory_space> direction_;
   Kokkos::View<std::int32_t, memory_space> device_count_;
   std::int32_t count_ = 0;

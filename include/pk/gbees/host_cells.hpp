@@ -10,18 +10,18 @@ namespace pk::gbees {
 struct HostCells {
   int n = 0;
   double time = 0;
-  std::vector<double> cell_width;      // h_j
-  std::vector<std::uint64_t> key;      // packed index (same packing for grids of one run)
-  std::vector<std::int64_t> index;     // cell c, axis d at c * n + d
-  std::vector<double> position;        // cell centres, same layout
-  std::vector<double> probability;     // sums to 1
+  std::vector<double> cell_width;   // h_j
+  std::vector<std::uint64_t> key;   // packed index (same packing for grids of one run)
+  std::vector<std::int64_t> index;  // cell c, axis d at c * n + d
+  std::vector<double> position;     // cell centres, same layout
+  std::vector<double> probability;  // sums to 1
   std::size_t size() const { return probability.size(); }
 };
 
 // A marginal on one axis (or two): density per unit length (area) at the cell centres.
 struct Marginal {
-  std::vector<int> axes;             // 0-based
-  std::vector<double> coordinate;    // point p, axis k at p * axes.size() + k
+  std::vector<int> axes;           // 0-based
+  std::vector<double> coordinate;  // point p, axis k at p * axes.size() + k
   std::vector<double> density;
 };
 Marginal marginal(const HostCells& cells, const std::vector<int>& axes);

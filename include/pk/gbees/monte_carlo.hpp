@@ -4,7 +4,8 @@
 // weights, and a Gaussian kernel density estimate (Scott's bandwidth, as scipy's
 // gaussian_kde with weights) evaluated at the grid's cell centres.
 #include <pk/core/error.hpp>
-#include <pk/gbees/details/kernels.hpp>
+#include <pk/gbees/details/gaussian.hpp>
+#include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/host_cells.hpp>
 #include <pk/gbees/models.hpp>
 #include <pk/gbees/parameters.hpp>
@@ -28,7 +29,9 @@ class MonteCarlo {
 
   MonteCarlo(const ExecutionSpace& space, const Model& model, const Parameters& parameters, std::int64_t samples,
              std::uint64_t seed = 20261123)
-      : space_(space), model_(model), n_(model.dimension()),
+      : space_(space),
+        model_(model),
+        n_(model.dimension()),
         samples_(Kokkos::view_alloc(space, "pk::gbees::monte_carlo::samples"), samples, model.dimension()),
         weight_(Kokkos::view_alloc(space, "pk::gbees::monte_carlo::weight"), samples) {
     require(samples >= 100, "Monte Carlo: need at least 100 samples (got " + std::to_string(samples) + ")");
@@ -90,20 +93,19 @@ class MonteCarlo {
     time_ = t;
   }
 
-  // Importance weights: w_k *= likelihood(x_k) of the Gaussian measurement.
+  // Importance weights: w_k *= likelihood(x_k) of the Gaussian measurement (as the grid's
+  // Bayes update, Details::likelihood).
   void measure(const Measurement& m) {
     auto x = samples_;
     auto w = weight_;
     const Measurement meas = m;
+    const int n = n_;
     Kokkos::parallel_for(
         "pk::gbees::monte_carlo::measure", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, samples_.extent(0)),
         KOKKOS_LAMBDA(const std::int64_t k) {
-          double exponent = 0;
-          for (int i = 0; i < meas.count; ++i) {
-            const double z = (x(k, meas.component[i]) - meas.value[i]) / meas.std[i];
-            exponent += z * z;
-          }
-          w(k) *= ::exp(-0.5 * exponent);
+          double y[max_dimension];
+          for (int d = 0; d < n; ++d) y[d] = x(k, d);
+          w(k) *= Details::likelihood(meas, y);
         });
   }
 
@@ -118,7 +120,8 @@ class MonteCarlo {
   // times the cell volume and normalised to sum 1 over the cells: the MC counterpart of
   // the grid's cell probabilities.
   std::vector<double> kde_on_cells(const HostCells& cells) const {
-    require(cells.n == n_, "KDE: the cells are " + std::to_string(cells.n) + "-D, the samples " + std::to_string(n_) + "-D");
+    require(cells.n == n_,
+            "KDE: the cells are " + std::to_string(cells.n) + "-D, the samples " + std::to_string(n_) + "-D");
     const std::int64_t count = samples_.extent(0);
     auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, samples_);
     auto host_w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, weight_);
@@ -186,7 +189,8 @@ class MonteCarlo {
     const int n = n_;
     const std::int64_t used_count = static_cast<std::int64_t>(used.size());
     Kokkos::parallel_for(
-        "pk::gbees::kde::evaluate", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const std::int64_t c) {
+        "pk::gbees::kde::evaluate", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+        KOKKOS_LAMBDA(const std::int64_t c) {
           double p[max_dimension];
           for (int d = 0; d < n; ++d) p[d] = points(c, d);
           double sum = 0;

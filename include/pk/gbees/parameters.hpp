@@ -13,8 +13,8 @@ namespace pk::gbees {
 // (Bayes update, eq. 4, with a Gaussian likelihood).
 struct Measurement {
   double time = 0;
-  int count = 0;                        // observed components
-  int component[max_dimension] = {};    // 0-based state components
+  int count = 0;                      // observed components
+  int component[max_dimension] = {};  // 0-based state components
   double value[max_dimension] = {};
   double std[max_dimension] = {};
 };
@@ -22,17 +22,17 @@ struct Measurement {
 struct Parameters {
   std::vector<double> initial_mean;  // Gaussian initial PDF, diagonal covariance
   std::vector<double> initial_std;
-  std::vector<double> cell_width;    // h_j; the grid is centred on initial_mean
-  double threshold = 5e-6;           // p*: cells above grow, cells below may be pruned
-  double epsilon = 1.0;              // dt = epsilon * CFL limit (sec. 5.2.2)
-  int prune_interval = 20;           // steps between prunes
+  std::vector<double> cell_width;  // h_j; the grid is centred on initial_mean
+  double threshold = 5e-6;         // p*: cells above grow, cells below may be pruned
+  double epsilon = 1.0;            // dt = epsilon * CFL limit (sec. 5.2.2)
+  int prune_interval = 20;         // steps between prunes
   // A backward face with no cell behind it lets outflow (f_j < 0) leave the grid. false:
   // the paper's codes' rule, under which such a face carries no flux at all.
   bool back_face_outflow = true;
-  double initial_extent = 3.0;       // initial box: +-round(extent * std / h) cells per axis
+  double initial_extent = 3.0;  // initial box: +-round(extent * std / h) cells per axis
   double end_time = 1.0;
   std::vector<Measurement> measurements;  // increasing times in (0, end_time]
-  std::size_t max_cells = 0;         // refuse to grow beyond (0: as memory allows)
+  std::size_t max_cells = 0;              // refuse to grow beyond (0: as memory allows)
 };
 
 // Throws pk::Error when a value is out of range for a model of `dimension` variables.

@@ -17,8 +17,8 @@ inline double duct_velocity(double y, double z, double a, double b, double g, do
   for (int n = 1; n < 2001; n += 2) {
     const double k = n * pi / (2 * A);
     // cosh ratio written with exponentials that cannot overflow
-    const double ratio = std::exp(k * (std::abs(z) - B)) * (1 + std::exp(-2 * k * std::abs(z))) /
-                         (1 + std::exp(-2 * k * B));
+    const double ratio =
+        std::exp(k * (std::abs(z) - B)) * (1 + std::exp(-2 * k * std::abs(z))) / (1 + std::exp(-2 * k * B));
     const double term = ((n / 2) % 2 == 0 ? 1.0 : -1.0) / (double(n) * n * n) * (1 - ratio) * std::cos(k * y);
     sum += term;
     if (std::abs(term) < 1e-15 * std::abs(sum) && n > 7) break;

@@ -28,9 +28,9 @@
 
 namespace pk::lbm {
 
-namespace details {
+namespace Details {
 
-// A state (see details::Initialize) of the whole lattice, called for a rank's cells with
+// A state (see Details::Initialize) of the whole lattice, called for a rank's cells with
 // their global cell index and coordinates.
 template <class State>
 struct GlobalState {
@@ -44,7 +44,7 @@ struct GlobalState {
   }
 };
 
-}  // namespace details
+}  // namespace Details
 
 template <class ExecutionSpace, class Precision = float, Traversal traversal = default_traversal<ExecutionSpace>>
 class DistributedSolver {
@@ -76,10 +76,10 @@ class DistributedSolver {
   }
 
   // Collective. Restarts from step 0 at the equilibrium of a state of the whole lattice
-  // (details::Initialize), called with global cell indices and coordinates.
+  // (Details::Initialize), called with global cell indices and coordinates.
   template <class State>
   void initialize_with(const State& state) {
-    solver_->initialize_with(details::GlobalState<State>{state, slab_.axis, slab_.begin - slab_.first_owned(),
+    solver_->initialize_with(Details::GlobalState<State>{state, slab_.axis, slab_.begin - slab_.first_owned(),
                                                          slab_.extent, global_.nx(), global_.ny()});
     exchange();
   }
@@ -195,10 +195,12 @@ class DistributedSolver {
   double exchange_seconds() const { return exchange_seconds_; }
   // Whether the exchange goes through host buffers (a device space and MPI not GPU-aware).
   bool staged() const { return halo_->staged(); }
+  // Whether this rank's lattice is in shifted storage (Solver::shifted_storage).
+  bool shifted_storage() const { return solver_->shifted_storage(); }
 
  private:
   void step() {
-    for (const details::CellBox& box : beside_ghosts_) solver_->step_cells(&box);
+    for (const Details::CellBox& box : beside_ghosts_) solver_->step_cells(&box);
     Kokkos::Timer timer;
     halo_->start(solver_->lattice_after_step(), solver_->layout_after_step(), solver_->shifted());
     exchange_seconds_ += timer.seconds();
@@ -220,7 +222,7 @@ class DistributedSolver {
   }
 
   // Owned layers [begin, end) along the split axis, as a box of the rank's lattice.
-  details::CellBox layers(int begin, int end) const {
+  Details::CellBox layers(int begin, int end) const {
     const Geometry& local = solver_->geometry();
     int lo[3] = {0, 0, 0}, hi[3] = {local.nx(), local.ny(), local.nz()};
     lo[slab_.axis] = begin;
@@ -257,9 +259,9 @@ class DistributedSolver {
   Geometry global_;
   Slab slab_;
   std::optional<LocalSolver> solver_;
-  std::optional<details::HaloExchange<ExecutionSpace, typename LocalSolver::storage_type>> halo_;
-  std::vector<details::CellBox> beside_ghosts_;  // stepped first: the exchange needs them
-  details::CellBox interior_{};                  // stepped while the messages travel
+  std::optional<Details::HaloExchange<ExecutionSpace, typename LocalSolver::storage_type>> halo_;
+  std::vector<Details::CellBox> beside_ghosts_;  // stepped first: the exchange needs them
+  Details::CellBox interior_{};                  // stepped while the messages travel
   double exchange_seconds_ = 0;
 };
 

@@ -38,18 +38,18 @@ struct D3Q19 {
   static constexpr double cs2 = 1.0 / 3.0;
 };
 
-namespace details {
+namespace Details {
 template <class F, int... Q>
 KOKKOS_FORCEINLINE_FUNCTION void for_each_direction_impl(F&& f, std::integer_sequence<int, Q...>) {
   (f(std::integral_constant<int, Q>{}), ...);
 }
-}  // namespace details
+}  // namespace Details
 
 // Calls f(std::integral_constant<int, q>{}) for q = 0..18, so that `decltype(q)::value`
 // is a constant expression inside f.
 template <class F>
 KOKKOS_FORCEINLINE_FUNCTION void for_each_direction(F&& f) {
-  details::for_each_direction_impl(f, std::make_integer_sequence<int, D3Q19::size>{});
+  Details::for_each_direction_impl(f, std::make_integer_sequence<int, D3Q19::size>{});
 }
 
 }  // namespace pk::lbm

@@ -12,18 +12,24 @@ namespace pk::lbm {
 enum class Streaming { aa, ab };
 const char* streaming_name(Streaming streaming);  // "aa", "ab"
 
+// How the cells traversal stores an A-A lattice computing in fp32 (fp32 or fp16 storage):
+// shifted (Details::slot, with a staged even step) or plain. Both take the same steps; which
+// is faster depends on the device (docs/lbm.md), so by default pk::autotune picks it.
+enum class AaStorage { tuned, plain, shifted };
+
 struct Parameters {
   double tau = 0.8;  // BGK relaxation time; kinematic viscosity nu = (tau - 1/2) / 3
   Streaming streaming = Streaming::aa;
-  double initial_density = 1.0;                  // fluid cells at step 0
+  double initial_density = 1.0;  // fluid cells at step 0
   std::array<double, 3> initial_velocity{0, 0, 0};
-  double inlet_density = 1.0;                    // prescribed on inlet cells
-  double outlet_density = 1.0;                   // prescribed on outlet cells
-  double max_mach = 0.3;                         // |u| / c_s allowed, before and during the run
+  double inlet_density = 1.0;   // prescribed on inlet cells
+  double outlet_density = 1.0;  // prescribed on outlet cells
+  double max_mach = 0.3;        // |u| / c_s allowed, before and during the run
   // Steps between health checks (NaN or non-positive density, |u|/c_s > max_mach). A check
   // reads the whole lattice once, as much as half a step, so every 100 steps costs about
   // 0.5 %. 0 turns the checks off (benchmarks only).
   int check_interval = 100;
+  AaStorage aa_storage = AaStorage::tuned;  // tests and comparisons force one
 
   double viscosity() const { return (tau - 0.5) / 3.0; }
 };

@@ -18,11 +18,11 @@ struct GhostLayers {
 };
 
 struct Slab {
-  int axis = 0;                  // the split axis: 0 x, 1 y, 2 z
-  int extent = 1;                // layers of the whole lattice along it
-  int begin = 0, end = 1;        // the owned layers [begin, end), global coordinates
-  int low_neighbour = -1;        // rank owning layer begin - 1 (wrapping when periodic), -1: none
-  int high_neighbour = -1;       // rank owning layer end, -1: none
+  int axis = 0;             // the split axis: 0 x, 1 y, 2 z
+  int extent = 1;           // layers of the whole lattice along it
+  int begin = 0, end = 1;   // the owned layers [begin, end), global coordinates
+  int low_neighbour = -1;   // rank owning layer begin - 1 (wrapping when periodic), -1: none
+  int high_neighbour = -1;  // rank owning layer end, -1: none
 
   GhostLayers ghosts() const {
     return {axis, low_neighbour >= 0, high_neighbour >= 0, low_neighbour >= 0 && begin == 0,

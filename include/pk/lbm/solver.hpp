@@ -10,15 +10,21 @@
 //
 // One step = streaming + collision of every non-solid cell, with the boundary rules listed
 // in geometry.hpp. A-A (one lattice) and A-B (two lattices) take identical steps; only the
-// memory traffic pattern differs (see details/kernels.hpp).
+// memory traffic pattern differs (see details/storage.hpp).
 //
 // Health checks: every parameters.check_interval steps a reduction looks for a cell whose
 // density is NaN or not positive or whose |u| / c_s exceeds max_mach; the first such cell
 // (lowest index) stops the run with a pk::Error naming the step and the cell. Between
 // checks a bad value can spread for at most check_interval - 1 steps.
 #include <pk/core/error.hpp>
-#include <pk/lbm/details/kernels.hpp>
+#include <pk/core/tuning.hpp>
+#include <pk/lbm/details/cell_state.hpp>
+#include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/launch.hpp>
 #include <pk/lbm/details/staged_collide.hpp>
+#include <pk/lbm/details/storage.hpp>
+#include <pk/lbm/details/stream_collide.hpp>
+#include <pk/lbm/details/stream_collide_rows.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/parameters.hpp>
@@ -30,6 +36,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -37,149 +44,14 @@
 
 namespace pk::lbm {
 
-namespace details {
-
-// Min-reduces to the index of the first cell with a NaN, a density <= 0 or too high a Mach number.
-template <class ExecutionSpace, class Storage>
-struct FirstUnhealthyCell {
-  using MemorySpace = typename ExecutionSpace::memory_space;
-  using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
-  Real max_u2;  // (max_mach * c_s)^2
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int cell, int& first) const {
-    if (cell >= first || grid.type(cell) == solid_flag) return;
-    Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, shifted, cell, g);
-    moments(g, density_excess, u);
-    const Real u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    // NaN compares false with everything, so !(a <= b) also catches it.
-    const bool bad = !(density_excess > Real(-1)) || !(u2 <= max_u2);
-    if (bad) first = cell;
-  }
-};
-
-template <class ExecutionSpace, class Storage>
-struct Moments {
-  using MemorySpace = typename ExecutionSpace::memory_space;
-  using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;  // (cell, 0: rho, 1..3: u)
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    if (grid.type(cell) == solid_flag) {
-      for (int k = 0; k < 4; ++k) density_velocity(cell, k) = 0;
-      return;
-    }
-    Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, shifted, cell, g);
-    moments(g, density_excess, u);
-    density_velocity(cell, 0) = 1.0 + static_cast<double>(density_excess);
-    for (int k = 0; k < 3; ++k) density_velocity(cell, k + 1) = u[k];
-  }
-};
-
-template <class ExecutionSpace, class Storage>
-struct PostCollisionCopy {
-  using MemorySpace = typename ExecutionSpace::memory_space;
-  using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> out;  // (cell, q): f*_q, 0 in solids
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    Real g[D3Q19::size];
-    const bool solid = grid.type(cell) == solid_flag;
-    if (!solid) post_collision(f, grid, layout, shifted, cell, g);
-    for_each_direction([&](auto qc) {
-      constexpr int q = decltype(qc)::value;
-      out(cell, q) = solid ? 0.0 : static_cast<double>(g[q]) + D3Q19::weight(q);
-    });
-  }
-};
-
-// Writes the equilibrium of the density and velocity that `state` gives each cell as the
-// post-collision populations of step 0, in the layout the first step expects. A state is
-// a device-callable functor:
-//   void operator()(int cell, int x, int y, int z, double& density, double (&velocity)[3]) const;
-template <class ExecutionSpace, class Storage, class State>
-struct Initialize {
-  using MemorySpace = typename ExecutionSpace::memory_space;
-  using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
-  State state;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    if (grid.type(cell) == solid_flag) return;
-    int x, y, z;
-    grid.coordinates(cell, x, y, z);
-    const std::uint32_t w = grid.walls(cell);
-    double density, velocity[3];
-    state(cell, x, y, z, density, velocity);
-    const Real density_excess = static_cast<Real>(density - 1.0);
-    const Real u[3] = {static_cast<Real>(velocity[0]), static_cast<Real>(velocity[1]), static_cast<Real>(velocity[2])};
-    const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    for_each_direction([&](auto qc) {
-      constexpr int q = decltype(qc)::value;
-      const Storage g = static_cast<Storage>(shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2));
-      const int to = grid.template neighbour<q>(cell, w);
-      if (layout == Layout::home)
-        slot(f, cell, q, shifted) = g;
-      else if (to >= 0)
-        slot(f, to, q, shifted) = g;
-      else
-        slot(f, cell, D3Q19::opposite(q), shifted) = g;
-    });
-  }
-};
-
-// State from per-cell fields (cell, 0: density, 1..3: velocity).
-template <class MemorySpace>
-struct FieldState {
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int cell, int, int, int, double& density, double (&velocity)[3]) const {
-    density = density_velocity(cell, 0);
-    for (int k = 0; k < 3; ++k) velocity[k] = density_velocity(cell, k + 1);
-  }
-};
-
-// The starting state of the parameters: inlet and outlet cells at their prescribed
-// density, the others at the initial density, all at the initial velocity.
-template <class MemorySpace>
-struct ParameterState {
-  Kokkos::View<std::uint8_t*, MemorySpace> cell_type;
-  double inlet_density, outlet_density, initial_density, initial_velocity[3];
-
-  KOKKOS_INLINE_FUNCTION void operator()(int cell, int, int, int, double& density, double (&velocity)[3]) const {
-    const std::uint8_t type = Grid<MemorySpace>::type_of(cell_type(cell));
-    density = type == inlet_flag                                   ? inlet_density
-              : type == static_cast<std::uint8_t>(CellType::outlet) ? outlet_density
-                                                                    : initial_density;
-    for (int k = 0; k < 3; ++k) velocity[k] = initial_velocity[k];
-  }
-};
-
-}  // namespace details
-
 // How the step kernels cover the lattice. rows: a thread per x-row, runs of plain cells in
-// SIMD loops (CPUs). cells: a thread per cell, an fp32 A-A lattice in shifted storage and
-// its even step staged per team (GPUs; see details::slot and details::StagedCollide).
-// Either runs on any space, and both take identical steps.
+// SIMD loops (CPUs). cells: a thread per cell; an A-A lattice computing in fp32 may be in
+// shifted storage with its even step staged per team (GPUs; see Parameters::aa_storage,
+// Details::slot and Details::StagedCollide). Either runs on any space, and both take
+// identical steps.
 enum class Traversal { rows, cells };
 template <class ExecutionSpace>
-constexpr Traversal default_traversal = details::runs_rows<ExecutionSpace> ? Traversal::rows : Traversal::cells;
+constexpr Traversal default_traversal = runs_on_host<ExecutionSpace> ? Traversal::rows : Traversal::cells;
 
 // The name of a precision in apps and results: "fp32", "fp64", or "fp16" for pk::Binary16
 // (fp16 storage, fp32 arithmetic).
@@ -197,9 +69,9 @@ class Solver {
  public:
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
-  using storage_type = details::storage_t<Precision, ExecutionSpace>;
-  using real_type = details::arithmetic_t<storage_type>;  // what the kernels compute in
-  using Distributions = details::Lattice<storage_type, memory_space>;
+  using storage_type = Details::storage_t<Precision, ExecutionSpace>;
+  using real_type = Details::arithmetic_t<storage_type>;  // what the kernels compute in
+  using Distributions = Details::Lattice<storage_type, memory_space>;
 
   // Minimum memory traffic of one cell update: 19 populations read and 19 written.
   static constexpr std::size_t bytes_per_update = 2 * D3Q19::size * sizeof(storage_type);
@@ -213,6 +85,7 @@ class Solver {
       : space_(space), geometry_(geometry), parameters_(parameters) {
     geometry_.validate();
     validate(parameters_, geometry_);
+    shifted_ = choose_shifted_storage();  // before any allocation: tuning may time scratch lattices
     const int cells = static_cast<int>(geometry_.cell_count());
     Kokkos::View<std::uint8_t*, memory_space> cell_type(Kokkos::view_alloc(space_, "pk::lbm::cell_type"), cells);
     auto cell_type_host = Kokkos::create_mirror_view(cell_type);
@@ -223,37 +96,47 @@ class Solver {
       const int layer = at[ghosts.axis];
       const bool ghost = (ghosts.low && layer == 0) || (ghosts.high && layer == last_layer);
       const bool beside_wrap = (ghosts.wraps_low && layer == 1) || (ghosts.wraps_high && layer == last_layer - 1);
-      using G = details::Grid<memory_space>;
-      cell_type_host(c) = static_cast<std::uint8_t>(type == CellType::solid ? details::solid_flag
-                                                    : ghost             ? details::solid_flag | G::ghost_bit
-                                                    : beside_wrap       ? static_cast<std::uint8_t>(type) | G::walls_bit
-                                                                        : static_cast<std::uint8_t>(type));
+      using G = Details::Grid<memory_space>;
+      cell_type_host(c) = static_cast<std::uint8_t>(type == CellType::solid ? Details::solid_flag
+                                                    : ghost                 ? Details::solid_flag | G::ghost_bit
+                                                    : beside_wrap ? static_cast<std::uint8_t>(type) | G::walls_bit
+                                                                  : static_cast<std::uint8_t>(type));
     }
     Kokkos::deep_copy(space_, cell_type, cell_type_host);
     Kokkos::View<std::uint32_t*, memory_space> walls(Kokkos::view_alloc(space_, "pk::lbm::walls"), cells);
-    grid_ = details::Grid<memory_space>{cell_type, walls, geometry_.nx(), geometry_.ny(), geometry_.nz(),
-                                        geometry_.periodic(0), geometry_.periodic(1), geometry_.periodic(2)};
-    Kokkos::parallel_for("pk::lbm::build_walls", policy(), details::BuildWalls<memory_space>{grid_});
-    Kokkos::parallel_for("pk::lbm::mark_walls", policy(), details::MarkWalls<memory_space>{grid_});
-    const int slots = cells + (shifted() ? 2 * details::margin : 0);
+    grid_ = Details::Grid<memory_space>{cell_type,
+                                        walls,
+                                        geometry_.nx(),
+                                        geometry_.ny(),
+                                        geometry_.nz(),
+                                        geometry_.periodic(0),
+                                        geometry_.periodic(1),
+                                        geometry_.periodic(2)};
+    Kokkos::parallel_for("pk::lbm::build_walls", policy(), Details::BuildWalls<memory_space>{grid_});
+    Kokkos::parallel_for("pk::lbm::mark_walls", policy(), Details::MarkWalls<memory_space>{grid_});
+    const int slots = cells + (shifted() ? 2 * Details::margin : 0);
     f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), slots, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
       f_next_ =
           Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), slots, D3Q19::size);
     const auto& p = parameters_;
-    initialize_with(details::ParameterState<memory_space>{
-        cell_type, p.inlet_density, p.outlet_density, p.initial_density,
-        {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}});
+    initialize_with(
+        Details::ParameterState<memory_space>{cell_type,
+                                              p.inlet_density,
+                                              p.outlet_density,
+                                              p.initial_density,
+                                              {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}});
   }
 
   // Restarts from step 0 at the equilibrium of the density and velocity a device-callable
-  // `state` gives each cell (see details::Initialize): large lattices start without a
+  // `state` gives each cell (see Details::Initialize): large lattices start without a
   // host copy of their fields.
   template <class State>
   void initialize_with(const State& state) {
     steps_ = 0;
-    Kokkos::parallel_for("pk::lbm::initialize", policy(),
-                         details::Initialize<ExecutionSpace, storage_type, State>{f_, grid_, layout(), shifted(), state});
+    Kokkos::parallel_for(
+        "pk::lbm::initialize", policy(),
+        Details::Initialize<ExecutionSpace, storage_type, State>{f_, grid_, layout(), shifted(), state});
     space_.fence();
   }
 
@@ -263,8 +146,7 @@ class Solver {
   void initialize(const std::vector<double>& density, const std::vector<double>& velocity) {
     const std::size_t cells = static_cast<std::size_t>(geometry_.cell_count());
     require(density.size() == cells && velocity.size() == 3 * cells,
-            "pk::lbm::Solver::initialize: need one density and three velocity components per cell (" +
-                std::to_string(cells) + " cells)");
+            "pk::lbm::Solver::initialize: need one density and three velocity components per cell (", cells, " cells)");
     auto fields = field_buffer();
     auto host = Kokkos::create_mirror_view(fields);
     for (std::size_t c = 0; c < cells; ++c) {
@@ -272,7 +154,7 @@ class Solver {
       for (int k = 0; k < 3; ++k) host(c, k + 1) = velocity[3 * c + k];
     }
     Kokkos::deep_copy(space_, fields, host);
-    initialize_with(details::FieldState<memory_space>{fields});
+    initialize_with(Details::FieldState<memory_space>{fields});
   }
 
   // Takes `steps` time steps, checking the flow's health every check_interval steps.
@@ -296,7 +178,7 @@ class Solver {
     const real_type max_u = static_cast<real_type>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
     Kokkos::parallel_reduce(
         "pk::lbm::check_health", policy(),
-        details::FirstUnhealthyCell<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), max_u * max_u},
+        Details::FirstUnhealthyCell<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), max_u * max_u},
         Kokkos::Min<int>(first));
     return first == INT_MAX ? -1 : first;
   }
@@ -326,7 +208,8 @@ class Solver {
   // Density and velocity of every cell, as the last collision saw them, on the host.
   HostFields fields() const {
     auto buffer = field_buffer();
-    Kokkos::parallel_for("pk::lbm::moments", policy(), details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
+    Kokkos::parallel_for("pk::lbm::moments", policy(),
+                         Details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
     HostFields out;
     out.nx = geometry_.nx();
@@ -349,8 +232,9 @@ class Solver {
     const int cells = static_cast<int>(geometry_.cell_count());
     Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> buffer(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::post_collision"), cells, D3Q19::size);
-    Kokkos::parallel_for("pk::lbm::post_collision", policy(),
-                         details::PostCollisionCopy<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
+    Kokkos::parallel_for(
+        "pk::lbm::post_collision", policy(),
+        Details::PostCollisionCopy<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, buffer);
     return std::vector<double>(host.data(), host.data() + host.size());
   }
@@ -359,10 +243,9 @@ class Solver {
   const Geometry& geometry() const { return geometry_; }
   const Parameters& parameters() const { return parameters_; }
   const ExecutionSpace& space() const { return space_; }
-  // Bytes of distribution storage: one lattice for A-A, two for A-B.
-  std::size_t lattice_bytes() const {
-    return (parameters_.streaming == Streaming::ab ? 2 : 1) * f_.size() * sizeof(storage_type);
-  }
+  // Whether the lattice is in shifted storage (Details::slot), as Parameters::aa_storage
+  // asked or pk::autotune chose for the device.
+  bool shifted_storage() const { return shifted_; }
 
  private:
   // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.
@@ -373,32 +256,62 @@ class Solver {
     return Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, 0,
                                                                        static_cast<int>(geometry_.cell_count()));
   }
-  // The A-A odd step in fp32 arithmetic (fp32 or fp16 storage). Left to itself, Kokkos 3.4 launched it on the H100 in
-  // 416-thread blocks of 78 registers: one block per SM, 20 % occupancy (Nsight Compute).
-  // Blocks of at most 128 threads, at least 8 per SM, cap it at 64 registers without
-  // spills: fp32 A-A went from 0.75 to 0.86 of the roofline, while such bounds cost fp64 A-A
-  // (0.89 -> 0.83) and fp32 A-B (0.89 -> 0.86), which keep Kokkos' choice. Past that,
-  // occupancy was not the limit (48 registers, 10 blocks per SM: no faster) but the x
-  // offsets (details::slot) and the walls words (Grid::walls_bit): at 384^3 the odd step
-  // went from 3.53 to 3.16 ms, the even step, now staged, from 3.10 to 3.28 ms. Staging
-  // the odd step instead added 40 % instructions and three barriers: 3.81 ms.
+  // The A-A odd step in fp32 arithmetic (fp32 or fp16 storage) is register-bound: bounded
+  // launches keep more of it resident per SM. fp64 A-A and A-B keep Kokkos' choice, which
+  // was faster for them (docs/lbm.md).
   static constexpr bool bounded_steps = std::is_same_v<real_type, float>;
-  using AaPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
-                                        Kokkos::LaunchBounds<bounded_steps ? 128 : 0, bounded_steps ? 8 : 0>>;
+  using AaPolicy = Kokkos::RangePolicy<
+      ExecutionSpace, Kokkos::IndexType<int>,
+      std::conditional_t<bounded_steps, typename Details::Launch<ExecutionSpace>::Bounds, Kokkos::LaunchBounds<>>>;
   AaPolicy aa_policy() const { return AaPolicy(space_, 0, static_cast<int>(geometry_.cell_count())); }
   Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> field_buffer() const {
     return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::fields"), geometry_.cell_count(), 4);
   }
-  // The cells traversal keeps fp32 A-A lattices in shifted storage (details::slot) and
-  // stages their even step. fp64 stays plain: its staged step holds twice the registers,
-  // and fp64 A-A came to 0.86 of the roofline that way, against 0.91 plain (H100, 736^3).
-  // fp16 too: shifted and staged, fp16 A-A ran at 13.7 GLUPS, plain at 22.0 (H100, 512^3).
-  static constexpr bool shifted_aa = traversal == Traversal::cells && std::is_same_v<storage_type, float>;
-  bool shifted() const { return shifted_aa && parameters_.streaming == Streaming::aa; }
-  details::Layout layout() const {
-    if (parameters_.streaming == Streaming::ab) return details::Layout::home;
-    return steps_ % 2 == 0 ? details::Layout::streamed : details::Layout::swapped;
+  // Shifted storage is for A-A lattices of the cells traversal computing in fp32: the staged
+  // even step's register cap (Details::Launch) is sized for it, and fp64 was faster plain.
+  static constexpr bool can_shift = traversal == Traversal::cells && std::is_same_v<real_type, float>;
+
+  bool choose_shifted_storage() const {
+    const AaStorage asked = parameters_.aa_storage;
+    require(asked != AaStorage::shifted || can_shift,
+            "pk::lbm::Solver: shifted storage needs the cells traversal and fp32 arithmetic (fp32 or fp16 storage)");
+    if constexpr (can_shift) {
+      if (parameters_.streaming != Streaming::aa) return false;
+      if (asked != AaStorage::tuned) return asked == AaStorage::shifted;
+      // The default, first candidate (what PK_AUTOTUNE=0 takes): shifted for fp32 storage,
+      // plain for fp16, the faster on the H100 (docs/lbm.md). Host spaces take it untimed.
+      constexpr bool fp32_storage = std::is_same_v<storage_type, float>;
+      if constexpr (runs_on_host<ExecutionSpace>)
+        return fp32_storage;
+      else
+        return tuned_shifted_storage(space_, fp32_storage);
+    }
+    return false;
+  }
+
+  // pk::autotune's choice between plain (0) and shifted (1) storage for this precision on
+  // the device behind `space`, timed on scratch lattices of 128^3 cells (two steps each),
+  // which are freed before the solver allocates its own.
+  static bool tuned_shifted_storage(const ExecutionSpace& space, bool shifted_first) {
+    std::optional<Solver> scratch[2];
+    const auto trial = [&](int candidate) {
+      if (!scratch[candidate]) {  // built in autotune's untimed warm-up run
+        Parameters p;
+        p.check_interval = 0;
+        p.aa_storage = candidate == 1 ? AaStorage::shifted : AaStorage::plain;
+        scratch[candidate].emplace(space, periodic_box(128, 128, 128), p);
+      }
+      scratch[candidate]->advance(2);
+    };
+    const std::vector<int> candidates = shifted_first ? std::vector<int>{1, 0} : std::vector<int>{0, 1};
+    return autotune(space, std::string("lbm.aa.shifted.") + precision_name<Precision>, candidates, trial) == 1;
+  }
+
+  bool shifted() const { return shifted_; }
+  Details::Layout layout() const {
+    if (parameters_.streaming == Streaming::ab) return Details::Layout::home;
+    return steps_ % 2 == 0 ? Details::Layout::streamed : Details::Layout::swapped;
   }
 
   void step() {
@@ -408,8 +321,8 @@ class Solver {
 
   // This step's kernel on the cells of `box`, or on every cell (nullptr); end_step() then
   // completes the step.
-  void step_cells(const details::CellBox* box) {
-    using details::Kernel;
+  void step_cells(const Details::CellBox* box) {
+    using Details::Kernel;
     if (parameters_.streaming == Streaming::ab)
       launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_, box);
     else if (steps_ % 2 == 0)  // the paper's A-A:1
@@ -425,17 +338,26 @@ class Solver {
 
   // The lattice and layout the step under way leaves.
   const Distributions& lattice_after_step() const { return parameters_.streaming == Streaming::ab ? f_next_ : f_; }
-  details::Layout layout_after_step() const {
-    if (parameters_.streaming == Streaming::ab) return details::Layout::home;
-    return steps_ % 2 == 0 ? details::Layout::swapped : details::Layout::streamed;
+  Details::Layout layout_after_step() const {
+    if (parameters_.streaming == Streaming::ab) return Details::Layout::home;
+    return steps_ % 2 == 0 ? Details::Layout::swapped : Details::Layout::streamed;
   }
 
-  template <details::Kernel kernel>
+  // The kernel for the lattice's storage, chosen at launch: each storage has its own
+  // instantiation, so the kernels carry no run-time test of it.
+  template <Details::Kernel kernel>
   void launch(const char* label, const Distributions& source, const Distributions& target,
-              const details::CellBox* box) const {
-    constexpr bool shifted_steps = shifted_aa && kernel != details::Kernel::ab_stream_collide;
-    using Cells = details::StreamCollide<ExecutionSpace, storage_type, kernel, shifted_steps>;
-    using Rows = details::StreamCollideRows<ExecutionSpace, storage_type, kernel>;
+              const Details::CellBox* box) const {
+    if constexpr (can_shift && kernel != Details::Kernel::ab_stream_collide)
+      if (shifted_) return launch_on<kernel, true>(label, source, target, box);
+    launch_on<kernel, false>(label, source, target, box);
+  }
+
+  template <Details::Kernel kernel, bool in_shifted_storage>
+  void launch_on(const char* label, const Distributions& source, const Distributions& target,
+                 const Details::CellBox* box) const {
+    using Cells = Details::StreamCollide<ExecutionSpace, storage_type, kernel, in_shifted_storage>;
+    using Rows = Details::StreamCollideRows<ExecutionSpace, storage_type, kernel>;
     using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
     const Cells cells{source,
                       target,
@@ -445,18 +367,18 @@ class Solver {
                       static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
       if (box)
-        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), details::BoxRows<Rows>{Rows{cells}, *box});
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), Details::BoxRows<Rows>{Rows{cells}, *box});
       else
         Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
-    } else if constexpr (kernel == details::Kernel::aa_collide && shifted_aa) {
-      details::StagedCollide<ExecutionSpace, storage_type>::launch(
-          label, space_, cells, box ? *box : details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
+    } else if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage) {
+      Details::StagedCollide<ExecutionSpace, storage_type>::launch(
+          label, space_, cells, box ? *box : Details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
     } else if (box) {
-      if constexpr (kernel == details::Kernel::ab_stream_collide)
-        Kokkos::parallel_for(label, Range(space_, 0, box->cells()), details::BoxCells<Cells>{cells, *box});
+      if constexpr (kernel == Details::Kernel::ab_stream_collide)
+        Kokkos::parallel_for(label, Range(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
       else
-        Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), details::BoxCells<Cells>{cells, *box});
-    } else if constexpr (kernel == details::Kernel::ab_stream_collide) {
+        Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
+    } else if constexpr (kernel == Details::Kernel::ab_stream_collide) {
       Kokkos::parallel_for(label, policy(), cells);
     } else {
       Kokkos::parallel_for(label, aa_policy(), cells);
@@ -466,7 +388,8 @@ class Solver {
   ExecutionSpace space_;
   Geometry geometry_;
   Parameters parameters_;
-  details::Grid<memory_space> grid_;
+  Details::Grid<memory_space> grid_;
+  bool shifted_ = false;  // the lattice is in shifted storage (Details::slot)
   Distributions f_, f_next_;
   std::int64_t steps_ = 0;
 };

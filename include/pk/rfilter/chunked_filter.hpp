@@ -63,15 +63,16 @@ void apply_filter_chunked(const Space& space, const InView& input, const OutView
                 "pk::rfilter::apply_filter_chunked: input and output must have the same rank");
   static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
                 "pk::rfilter::apply_filter_chunked: input and output must have the same layout");
-  require(axis >= 0 && axis < static_cast<int>(InView::rank),
-          "chunked filter: axis " + std::to_string(axis) + " does not exist in a rank-" +
-              std::to_string(InView::rank) + " field");
+  require(axis >= 0 && axis < static_cast<int>(InView::rank), "chunked filter: axis " + std::to_string(axis) +
+                                                                  " does not exist in a rank-" +
+                                                                  std::to_string(InView::rank) + " field");
   for (int d = 0; d < static_cast<int>(InView::rank); ++d)
     require(input.extent(d) == output.extent(d), "chunked filter: input and output extents differ in dimension " +
                                                      std::to_string(d) + " (" + std::to_string(input.extent(d)) +
                                                      " vs " + std::to_string(output.extent(d)) + ")");
   require(input.data() != output.data(), "chunked filter: input and output must be different views");
-  require(c.iterations >= 1 && c.alpha > 0 && c.alpha < 1, "chunked filter: coefficients not set (use make_coefficients)");
+  require(c.iterations >= 1 && c.alpha > 0 && c.alpha < 1,
+          "chunked filter: coefficients not set (use make_coefficients)");
   const auto in3 = Details::as_rank3(input);
   const auto out3 = Details::as_rank3(output);
   const auto g = Details::line_geometry(in3, axis);

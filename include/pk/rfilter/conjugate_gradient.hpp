@@ -39,10 +39,10 @@ struct LocalReduction {
 // ||r|| <= tolerance ||b||, after max_iterations, or at SIGINT/SIGTERM (interrupt.hpp).
 // Vectors: 1-D LayoutLeft views.
 template <class Space, class Vector, class Apply, class Reduction = LocalReduction>
-CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x,
-                            double tolerance, int max_iterations, const Reduction& reduction = {}) {
-  require(tolerance > 0 && tolerance < 1, "conjugate gradients: tolerance must be in (0, 1) (got " +
-                                              std::to_string(tolerance) + ")");
+CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x, double tolerance,
+                            int max_iterations, const Reduction& reduction = {}) {
+  require(tolerance > 0 && tolerance < 1,
+          "conjugate gradients: tolerance must be in (0, 1) (got " + std::to_string(tolerance) + ")");
   require(max_iterations >= 1, "conjugate gradients: max iterations must be >= 1");
   require(b.extent(0) == x.extent(0), "conjugate gradients: b and x have different lengths");
   const std::size_t n = b.extent(0);

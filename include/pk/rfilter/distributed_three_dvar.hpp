@@ -83,7 +83,8 @@ class XHalo {
       : comm_(comm), space_(space), own_(slab.size()), ny_(ny), nz_(nz), low_(low), high_(high) {
     extended = Field(Kokkos::view_alloc(space, "pk::rfilter::halo::extended"), own_ + low + high, ny, nz);
     for (Buffer* b : {&send_down_, &send_up_, &from_lower_, &from_upper_}) {
-      b->on_space = Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(std::max(low, high)) * ny * nz);
+      b->on_space =
+          Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(std::max(low, high)) * ny * nz);
       b->on_host = Kokkos::create_mirror_view(b->on_space);  // the same memory on host spaces
     }
   }
@@ -207,7 +208,8 @@ class DistributedThreeDVar {
         grid_(grid),
         covariance_(covariance),
         slab_(checked_slab(comm, grid, overlap)),
-        filter_halo_(comm, space, slab_, grid.ny, grid.nz, comm.size() > 1 ? overlap : 0, comm.size() > 1 ? overlap : 0),
+        filter_halo_(comm, space, slab_, grid.ny, grid.nz, comm.size() > 1 ? overlap : 0,
+                     comm.size() > 1 ? overlap : 0),
         observation_halo_(comm, space, slab_, grid.ny, grid.nz, 0, 1) {
     check_covariance(covariance);
     check_observations(observations, grid);
@@ -273,7 +275,8 @@ class DistributedThreeDVar {
 
   // analysis = background + V v, v from CG on eq. (3) (collective; this rank's slabs).
   AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) {
-    require(static_cast<long>(background.extent(0)) == local_size() && static_cast<long>(analysis.extent(0)) == local_size(),
+    require(static_cast<long>(background.extent(0)) == local_size() &&
+                static_cast<long>(analysis.extent(0)) == local_size(),
             "3D-Var: background and analysis must have one entry per point of the rank's slab");
     const MpiReduction reduction{comm_.get()};
     AnalysisResult result;
@@ -300,7 +303,8 @@ class DistributedThreeDVar {
   Unmanaged as_field(const Vector& v) const { return Unmanaged(v.data(), slab_.size(), grid_.ny, grid_.nz); }
   auto centre() const {
     const int low = filter_halo_.low();
-    return Kokkos::subview(filter_halo_.extended, Kokkos::pair<int, int>(low, low + slab_.size()), Kokkos::ALL, Kokkos::ALL);
+    return Kokkos::subview(filter_halo_.extended, Kokkos::pair<int, int>(low, low + slab_.size()), Kokkos::ALL,
+                           Kokkos::ALL);
   }
   void keep_centre(const Vector& x) { Kokkos::deep_copy(space_, as_field(x), centre()); }
 
@@ -308,8 +312,8 @@ class DistributedThreeDVar {
   static XSlab checked_slab(const mpi::Communicator& comm, const Grid& grid, int overlap) {
     check_grid(grid);
     const std::string ranks = "3D-Var on " + std::to_string(comm.size()) + " ranks: ";
-    require(comm.size() <= grid.nx, ranks + "the grid has only " + std::to_string(grid.nx) +
-                                        " x layers; use at most " + std::to_string(grid.nx) + " ranks");
+    require(comm.size() <= grid.nx, ranks + "the grid has only " + std::to_string(grid.nx) + " x layers; use at most " +
+                                        std::to_string(grid.nx) + " ranks");
     require(overlap >= 0 && (comm.size() == 1 || overlap <= grid.nx / comm.size()),
             ranks + "overlap " + std::to_string(overlap) + " is larger than the thinnest slab (" +
                 std::to_string(grid.nx / comm.size()) + " x layers); use fewer ranks or a smaller overlap");

@@ -18,9 +18,8 @@ struct Grid {
 };
 
 inline void check_grid(const Grid& g) {
-  require(g.nx >= 1 && g.ny >= 1 && g.nz >= 1,
-          "3D-Var: grid extents must be >= 1 (got " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
-              std::to_string(g.nz) + ")");
+  require(g.nx >= 1 && g.ny >= 1 && g.nz >= 1, "3D-Var: grid extents must be >= 1 (got " + std::to_string(g.nx) + "x" +
+                                                   std::to_string(g.ny) + "x" + std::to_string(g.nz) + ")");
 }
 
 // Host-side observation set, structure of arrays: position (x, y, z), value, error std.

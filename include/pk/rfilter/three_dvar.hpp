@@ -24,7 +24,8 @@ struct BackgroundCovariance {
 
 inline void check_covariance(const BackgroundCovariance& b) {
   for (const auto& c : b.per_axis)
-    require(c.iterations >= 1 && c.alpha > 0 && c.alpha < 1, "3D-Var: filter coefficients not set (use make_coefficients)");
+    require(c.iterations >= 1 && c.alpha > 0 && c.alpha < 1,
+            "3D-Var: filter coefficients not set (use make_coefficients)");
   require(std::isfinite(b.background_std) && b.background_std > 0,
           "3D-Var: background error std must be > 0 (got " + std::to_string(b.background_std) + ")");
 }
@@ -91,8 +92,6 @@ class ThreeDVar {
     obs_work_ = Vector(Kokkos::view_alloc(space, "pk::rfilter::3dvar::observation_work"), observations.size());
   }
 
-  const Grid& grid() const { return grid_; }
-
   // x = V x, in place.
   void apply_v(const Vector& x) const { v_.apply(x, Transpose::no); }
   // x = V^T x, in place.
@@ -113,7 +112,8 @@ class ThreeDVar {
 
   // analysis = background + V v, v from CG on eq. (3).
   AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) const {
-    require(static_cast<long>(background.extent(0)) == grid_.size() && static_cast<long>(analysis.extent(0)) == grid_.size(),
+    require(static_cast<long>(background.extent(0)) == grid_.size() &&
+                static_cast<long>(analysis.extent(0)) == grid_.size(),
             "3D-Var: background and analysis must have one entry per grid point");
     AnalysisResult result;
     // d = y - H x_b

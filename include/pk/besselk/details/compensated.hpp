@@ -17,7 +17,7 @@ constexpr double pi = 3.141592653589793238462643383279502884;
 enum class Wanted { value, log_and_value };
 
 struct LogAndValue {
-  double log_value;   // NaN where only the value was wanted
+  double log_value;  // NaN where only the value was wanted
   double value;
   double log_lo = 0;  // log K - log_value where a path knows it (for the recurrence to add)
 };

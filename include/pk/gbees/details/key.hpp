@@ -15,7 +15,9 @@ struct KeyCodec {
 
   KeyCodec() = default;
   explicit KeyCodec(int dimension)
-      : n(dimension), bits(64 / dimension), bias(std::int64_t(1) << (64 / dimension - 1)),
+      : n(dimension),
+        bits(64 / dimension),
+        bias(std::int64_t(1) << (64 / dimension - 1)),
         mask(64 / dimension == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << (64 / dimension)) - 1) {}
 
   // Indices i with |i| < limit() (and i >= -limit()) are representable.

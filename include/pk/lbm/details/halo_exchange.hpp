@@ -2,7 +2,7 @@
 // The ghost-layer exchange of a distributed LBM run (see slabs.hpp): after every step, the
 // populations that cross a rank face go to the neighbour. Through a face along the split
 // axis cross the 5 directions q whose c_q has a component along it; which slots hold them
-// depends on the layout the step left (details/kernels.hpp):
+// depends on the layout the step left (details/storage.hpp):
 //   home (A-B):            the sender's boundary layer, the 5 q travelling out of its slab
 //                          -> the receiver's ghost layer, same slots (its pull reads them);
 //   swapped (A-A, even):   the sender's boundary layer, the 5 q pointing into its slab
@@ -19,7 +19,8 @@
 // low and high neighbours (2 ranks, periodic axis), or one rank that is its own, pair up.
 // Buffers live in the space's memory; MPI reads them there when it is GPU-aware (or the
 // space is the host's), else through host mirrors.
-#include <pk/lbm/details/kernels.hpp>
+#include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/storage.hpp>
 #include <pk/lbm/lattice.hpp>
 #include <pk/lbm/slabs.hpp>
 #include <pk/mpi/communicator.hpp>
@@ -30,7 +31,7 @@
 #include <array>
 #include <cstdint>
 
-namespace pk::lbm::details {
+namespace pk::lbm::Details {
 
 constexpr int crossing_directions = 5;  // D3Q19 velocities with c = +1 (or -1) along an axis
 
@@ -71,7 +72,8 @@ class HaloExchange {
   static constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
 
  public:
-  HaloExchange(const mpi::Communicator& comm, const ExecutionSpace& space, const Slab& slab, const Grid<MemorySpace>& grid)
+  HaloExchange(const mpi::Communicator& comm, const ExecutionSpace& space, const Slab& slab,
+               const Grid<MemorySpace>& grid)
       : comm_(comm), space_(space), slab_(slab), grid_(grid), staged_(!host_memory && !mpi::gpu_aware()) {
     const int extent[3] = {grid.nx, grid.ny, grid.nz};
     face_cells_ = extent[0] * extent[1] * extent[2] / extent[slab.axis];
@@ -125,7 +127,9 @@ class HaloExchange {
  private:
   int neighbour(int side) const { return side == 0 ? slab_.low_neighbour : slab_.high_neighbour; }
   int ghost_layer(int side) const { return side == 0 ? 0 : slab_.local_extent() - 1; }
-  int boundary_layer(int side) const { return side == 0 ? slab_.first_owned() : slab_.first_owned() + slab_.layers() - 1; }
+  int boundary_layer(int side) const {
+    return side == 0 ? slab_.first_owned() : slab_.first_owned() + slab_.layers() - 1;
+  }
   int bytes() const { return static_cast<int>(face_cells_ * crossing_directions * sizeof(Storage)); }
   bool from_ghosts() const { return layout_ == Layout::streamed; }
   // the slots sent travel out of the sender's slab, except in the swapped layout
@@ -142,12 +146,13 @@ class HaloExchange {
 
   template <bool pack>
   void copy(int side, int layer, int towards) {
-    using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>;
-    Kokkos::parallel_for(pack ? "pk::lbm::halo::pack" : "pk::lbm::halo::unpack",
-                         Policy(space_, {0, 0}, {face_cells_, crossing_directions}),
-                         FaceCopy<ExecutionSpace, Storage, pack>{f_, grid_, pack ? send_[side] : receive_[side],
-                                                                 directions(towards), slab_.axis, layer, shifted_,
-                                                                 !pack && from_ghosts()});
+    using Policy =
+        Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>;
+    Kokkos::parallel_for(
+        pack ? "pk::lbm::halo::pack" : "pk::lbm::halo::unpack",
+        Policy(space_, {0, 0}, {face_cells_, crossing_directions}),
+        FaceCopy<ExecutionSpace, Storage, pack>{f_, grid_, pack ? send_[side] : receive_[side], directions(towards),
+                                                slab_.axis, layer, shifted_, !pack && from_ghosts()});
   }
 
   mpi::Communicator comm_;
@@ -166,4 +171,4 @@ class HaloExchange {
   int pending_ = 0;
 };
 
-}  // namespace pk::lbm::details
+}  // namespace pk::lbm::Details

@@ -2,7 +2,7 @@
 // The A-A even step (collide in place) on shifted storage, a team per chunk of an x-row:
 // the GPU kernel of the cells traversal.
 //
-// In shifted storage (details::slot) direction q of the cell at x sits at x - c_x(q), so a
+// In shifted storage (Details::slot) direction q of the cell at x sits at x - c_x(q), so a
 // thread per cell would read and write 10 of its 19 directions one element off the warp's
 // 128-byte lines. Here thread k of a team loads and stores the slots at x0 + k of every
 // direction, whole lines; a slot with c_x = 0 is thread k's own, the others pass through
@@ -11,7 +11,10 @@
 //
 // Every slot belongs to one cell, and a team loads and stores only its own cells' slots,
 // so chunks may run in any order.
-#include <pk/lbm/details/kernels.hpp>
+#include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/launch.hpp>
+#include <pk/lbm/details/storage.hpp>
+#include <pk/lbm/details/stream_collide.hpp>
 #include <pk/lbm/lattice.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -20,7 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace pk::lbm::details {
+namespace pk::lbm::Details {
 
 // Column of an x-moving direction q in the staging scratch: the x-moving directions before it.
 KOKKOS_INLINE_FUNCTION constexpr int moving_column(int q) {
@@ -29,22 +32,23 @@ KOKKOS_INLINE_FUNCTION constexpr int moving_column(int q) {
   return column;
 }
 
-template <class ExecutionSpace, class Real>
+template <class ExecutionSpace, class Storage>
 struct StagedCollide {
-  static constexpr int max_chunk = 128;  // cells (threads) per team on GPUs: 4 warps
+  using Real = arithmetic_t<Storage>;
+  static constexpr int max_chunk = Launch<ExecutionSpace>::team_threads;  // cells (threads) per team
   static constexpr int moving = moving_column(D3Q19::size);
-  using Cells = StreamCollide<ExecutionSpace, Real, Kernel::aa_collide, true>;
-  // Registers capped at 64 for 8 teams per SM, as the fp32 odd step (solver.hpp).
-  using Policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::IndexType<int>, Kokkos::LaunchBounds<max_chunk, 8>>;
+  using Cells = StreamCollide<ExecutionSpace, Storage, Kernel::aa_collide, true>;
+  // Registers capped as for the A-A odd step in fp32 arithmetic (launch.hpp).
+  using Policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::IndexType<int>, typename Launch<ExecutionSpace>::Bounds>;
   using Member = typename Policy::member_type;
-  // (k, column(p)): slot of x-moving direction p at x0 + k. Sized for the widest chunk
-  // whatever the team size, so that every index folds into a constant.
+  // (k, column(p)): slot of x-moving direction p at x0 + k, in arithmetic precision. Sized
+  // for the widest chunk whatever the team size, so that every index folds into a constant.
   using Slots = Kokkos::View<Real[max_chunk][moving], Kokkos::LayoutLeft, typename ExecutionSpace::scratch_memory_space,
                              Kokkos::MemoryUnmanaged>;
 
   Cells cells;
   CellBox box;  // the cells stepped
-  int chunk;  // cells per team = team size
+  int chunk;    // cells per team = team size
   int chunks_per_row;
   std::ptrdiff_t stride;  // elements from one direction to the next in the lattice
 
@@ -77,7 +81,7 @@ struct StagedCollide {
       type = cells.grid.type(first + k);
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
-        if (in_chunk<p>(k, count)) own[p] = memory<p>(first, k);
+        if (in_chunk<p>(k, count)) own[p] = static_cast<Real>(memory<p>(first, k));
       });
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
@@ -94,7 +98,7 @@ struct StagedCollide {
           g[q] = own[q];
         } else {
           const int at = k - D3Q19::cx(q);
-          g[q] = at >= 0 && at < count ? slots(at, moving_column(q)) : memory<q>(first, at);
+          g[q] = at >= 0 && at < count ? slots(at, moving_column(q)) : static_cast<Real>(memory<q>(first, at));
         }
       });
       cells.relax(g, type, first + k);
@@ -102,13 +106,13 @@ struct StagedCollide {
         constexpr int q = decltype(qc)::value;
         constexpr int o = D3Q19::opposite(q);  // swapped: f*_q goes to direction o's slot
         if constexpr (D3Q19::cx(o) == 0) {
-          memory<o>(first, k) = g[q];
+          memory<o>(first, k) = static_cast<Storage>(g[q]);
         } else {
           const int at = k - D3Q19::cx(o);
           if (at >= 0 && at < count)
             slots(at, moving_column(o)) = g[q];
           else
-            memory<o>(first, at) = g[q];
+            memory<o>(first, at) = static_cast<Storage>(g[q]);
         }
       });
     }
@@ -117,7 +121,7 @@ struct StagedCollide {
       for_each_direction([&](auto pc) {
         constexpr int p = decltype(pc)::value;
         if constexpr (D3Q19::cx(p) != 0)
-          if (in_chunk<p>(k, count)) memory<p>(first, k) = slots(k, moving_column(p));
+          if (in_chunk<p>(k, count)) memory<p>(first, k) = static_cast<Storage>(slots(k, moving_column(p)));
       });
   }
 
@@ -132,9 +136,9 @@ struct StagedCollide {
   // shares plus a 32-bit offset (the View's (cell, q) indexing redid the 64-bit arithmetic
   // for every access).
   template <int p>
-  KOKKOS_INLINE_FUNCTION Real& memory(const int first, const int k) const {
+  KOKKOS_INLINE_FUNCTION Storage& memory(const int first, const int k) const {
     return (cells.source.data() + p * stride)[first + k + margin];
   }
 };
 
-}  // namespace pk::lbm::details
+}  // namespace pk::lbm::Details

@@ -28,7 +28,7 @@ struct TeamSweeps {
   static KOKKOS_INLINE_FUNCTION int ends_size(int n, int tile_lines) { return 2 * tile_lines * pieces(n); }
 
   const Member& team;
-  Ends ends;  // ends_size(n, tile_lines) entries
+  Ends ends;                 // ends_size(n, tile_lines) entries
   int n, count, tile_lines;  // count: lines of this tile that exist (the last tile may be partial)
   double alpha, beta;
 
@@ -42,7 +42,7 @@ struct TeamSweeps {
   KOKKOS_INLINE_FUNCTION void filter(const Entry& entry, int iterations, bool adjoint) const {
     const int begin = piece() * Piece;
     const bool mine = line() < count && piece() < pieces(n);
-    double w[Piece];  // indexed by constants only (loops unrolled), so it stays in registers
+    double w[Piece];                   // indexed by constants only (loops unrolled), so it stays in registers
     if (mine && begin + Piece <= n) {  // a whole piece: loads free of branches
       for (int e = 0; e < Piece; ++e) w[e] = entry(begin + e);
     } else {

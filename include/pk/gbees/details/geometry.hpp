@@ -1,11 +1,12 @@
 #pragma once
-// Device-side helpers of the GBEES solver: cell geometry, face velocities, the MC limiter.
+// What a kernel knows about a cell from its key: its integer index, its centre, the drift
+// on its faces, and its direction mask (which way those faces flow, and whether the cell is
+// at or above p*).
 #include <pk/gbees/details/key.hpp>
 #include <pk/gbees/models.hpp>
 
 #include <Kokkos_Core.hpp>
 
-#include <cmath>
 #include <cstdint>
 
 namespace pk::gbees::Details {
@@ -30,6 +31,11 @@ struct Geometry {
   }
 };
 
+// Integer index of a cell, as doubles.
+KOKKOS_INLINE_FUNCTION void cell_index(const Geometry& g, std::uint64_t key, double* ix) {
+  for (int d = 0; d < g.n; ++d) ix[d] = static_cast<double>(g.codec.index(key, d));
+}
+
 // f_j at the centre of the forward face (on axis j) of the cell with integer index
 // ix (+ shift_a on axis a, + shift_b on axis b; b = -1: none). The point is built from
 // integers, so one face gives bit-identical velocities whichever cell asks (sec. 2.1, eq. 7).
@@ -46,13 +52,9 @@ KOKKOS_INLINE_FUNCTION double face_velocity(const Model& model, const Geometry& 
   return model(j, y);
 }
 
-// Integer index of a cell, as doubles.
-KOKKOS_INLINE_FUNCTION void cell_index(const Geometry& g, std::uint64_t key, double* ix) {
-  for (int d = 0; d < g.n; ++d) ix[d] = static_cast<double>(g.codec.index(key, d));
-}
-
 // Direction masks: bit j when f_j > 0 on the cell's forward face on axis j, bit 8 + j when
 // f_j < 0, direction_above when the cell's probability is >= p* (only those grow or feed).
+// Normalisation writes them; growth and pruning read them without evaluating the model.
 inline constexpr int direction_above = 1 << 16;
 KOKKOS_INLINE_FUNCTION bool flows(int mask, int j, int dir) { return (mask >> (dir > 0 ? j : 8 + j)) & 1; }
 template <class Model>
@@ -63,20 +65,12 @@ KOKKOS_INLINE_FUNCTION int direction_mask(const Model& model, const Geometry& g,
   int mask = direction_above;
   for (int j = 0; j < g.n; ++j) {
     const double v = face_velocity(model, g, ix, j);
-    if (v > 0) mask |= 1 << j;
-    else if (v < 0) mask |= 1 << (8 + j);
+    if (v > 0)
+      mask |= 1 << j;
+    else if (v < 0)
+      mask |= 1 << (8 + j);
   }
   return mask;
-}
-
-KOKKOS_INLINE_FUNCTION double positive_part(double v) { return v > 0 ? v : 0.0; }
-KOKKOS_INLINE_FUNCTION double negative_part(double v) { return v < 0 ? v : 0.0; }
-
-// Monotonized-central flux limiter of the high-resolution correction (Bewley & Sharma).
-KOKKOS_INLINE_FUNCTION double mc_limiter(double theta) {
-  const double a = (1 + theta) / 2 < 2.0 ? (1 + theta) / 2 : 2.0;
-  const double b = a < 2 * theta ? a : 2 * theta;
-  return b > 0 ? b : 0.0;
 }
 
 }  // namespace pk::gbees::Details

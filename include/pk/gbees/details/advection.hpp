@@ -1,0 +1,166 @@
+#pragma once
+// The finite-volume step of GBEES, three kernels over the cells: donor-cell upwind fluxes
+// (eq. 7), corner-transport-upwind terms (Algorithm 1) with the MC-limited high-resolution
+// correction, and the update of the cell probabilities from the face fluxes.
+//
+// flux(c, j) is the flux through cell c's forward face on axis j. A face with no cell beyond
+// it is open: the missing cell holds probability 0, so only outflow crosses it.
+#include <pk/gbees/details/geometry.hpp>
+#include <pk/gbees/models.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace pk::gbees::Details {
+
+KOKKOS_INLINE_FUNCTION double positive_part(double v) { return v > 0 ? v : 0.0; }
+KOKKOS_INLINE_FUNCTION double negative_part(double v) { return v < 0 ? v : 0.0; }
+
+// Monotonized-central flux limiter of the high-resolution correction (Bewley & Sharma).
+KOKKOS_INLINE_FUNCTION double mc_limiter(double theta) {
+  const double a = (1 + theta) / 2 < 2.0 ? (1 + theta) / 2 : 2.0;
+  const double b = a < 2 * theta ? a : 2 * theta;
+  return b > 0 ? b : 0.0;
+}
+
+// Donor-cell upwind flux through each forward face of cell c (eq. 7). Writes every flux, so
+// the corner-transport terms can then add to them.
+template <class Model, class Grid>
+struct DonorCellFlux {
+  Model model;
+  Geometry g;
+  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<const double*, typename Grid::memory_space> probability;
+  typename Grid::NeighbourView neighbour;
+  typename Grid::FluxView flux;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    const int n = g.n;
+    double ix[max_dimension];
+    cell_index(g, key(c), ix);
+    const double pc = probability(c);
+    for (int j = 0; j < n; ++j) {
+      // What flows out through an open face is lost (it comes from cells below p*, which do
+      // not grow); normalisation restores the total.
+      const std::int32_t front = neighbour(c, n + j);
+      const double v = face_velocity(model, g, ix, j);
+      flux(c, j) = positive_part(v) * pc + (front >= 0 ? negative_part(v) * probability(front) : 0.0);
+    }
+  }
+};
+
+// Corner-transport-upwind terms (Algorithm 1) and the high-resolution correction for the
+// faces behind cell c, scattered with atomics into the face fluxes of the cells they
+// belong to.
+template <class Model, class Grid>
+struct CornerTransport {
+  Model model;
+  Geometry g;
+  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<const double*, typename Grid::memory_space> probability;
+  typename Grid::NeighbourView neighbour;
+  typename Grid::FluxView flux;
+  double dt;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    const int n = g.n;
+    double ix[max_dimension];
+    cell_index(g, key(c), ix);
+    const double pc = probability(c);
+    for (int i = 0; i < n; ++i) {
+      const std::int32_t ic = neighbour(c, i);
+      if (ic < 0) continue;
+      const double pi = probability(ic);
+      const double fstar = dt * (pc - pi) / (2 * g.h[i]);  // F* of Algorithm 1, line 3
+      if (fstar == 0) continue;
+      const double up = face_velocity(model, g, ix, i, i, -1.0);  // f_i on the face between ic and c
+      for (int j = 0; j < n; ++j) {
+        if (j == i) continue;
+        if (up > 0) {
+          const double vc = face_velocity(model, g, ix, j);  // line 5
+          if (vc > 0) Kokkos::atomic_add(&flux(c, j), -up * vc * fstar);
+          const std::int32_t jc = neighbour(c, j);  // line 6
+          if (jc >= 0) {
+            const double vj = face_velocity(model, g, ix, j, j, -1.0);
+            if (vj < 0) Kokkos::atomic_add(&flux(jc, j), -up * vj * fstar);
+          }
+        } else if (up < 0) {
+          const double vi = face_velocity(model, g, ix, j, i, -1.0);  // line 7
+          if (vi > 0) Kokkos::atomic_add(&flux(ic, j), -up * vi * fstar);
+          const std::int32_t pc2 = neighbour(ic, j);  // line 8
+          if (pc2 >= 0) {
+            const double vp = face_velocity(model, g, ix, j, i, -1.0, j, -1.0);
+            if (vp < 0) Kokkos::atomic_add(&flux(pc2, j), -up * vp * fstar);
+          }
+        }
+      }
+      // High-resolution correction with the MC limiter; theta is the ratio of the upwind
+      // jump to this jump (a missing cell counts as probability 0).
+      double theta;
+      if (up > 0) {
+        const std::int32_t iic = neighbour(ic, i);
+        theta = (pi - (iic >= 0 ? probability(iic) : 0.0)) / (pc - pi);
+      } else {
+        const std::int32_t kc = neighbour(c, n + i);
+        theta = ((kc >= 0 ? probability(kc) : 0.0) - pc) / (pc - pi);
+      }
+      const double speed = up < 0 ? -up : up;
+      Kokkos::atomic_add(&flux(ic, i), speed * (g.h[i] / dt - speed) * fstar * mc_limiter(theta));
+    }
+  }
+};
+
+// The finite-volume update p_c += dt/h_j (F_back - F_front) summed over axes, with the
+// reductions of the new total (sums[0], for normalisation), of the probability added by
+// clipping negative undershoots to zero (sums[1]) and of what flowed out through faces with
+// no cell beyond (sums[2]): before normalising, total = 1 + clipped - outflow exactly.
+template <class Model, class Grid>
+struct FiniteVolumeUpdate {
+  using value_type = double[];
+  static constexpr unsigned value_count = 3;
+  Model model;
+  Geometry g;
+  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<double*, typename Grid::memory_space> probability;
+  typename Grid::NeighbourView neighbour;
+  typename Grid::FluxView flux;
+  double dt;
+  bool back_face_outflow;  // Parameters::back_face_outflow
+
+  KOKKOS_INLINE_FUNCTION void init(double* v) const { v[0] = v[1] = v[2] = 0; }
+  KOKKOS_INLINE_FUNCTION void join(double* dst, const double* src) const {
+    dst[0] += src[0];
+    dst[1] += src[1];
+    dst[2] += src[2];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int c, double* sums) const {
+    const int n = g.n;
+    const double pc = probability(c);
+    double change = 0;
+    for (int j = 0; j < n; ++j) {
+      const double ratio = dt / g.h[j];
+      change -= ratio * flux(c, j);
+      if (neighbour(c, n + j) < 0) sums[2] += ratio * flux(c, j);
+      const std::int32_t back = neighbour(c, j);
+      if (back >= 0) {
+        change += ratio * flux(back, j);
+      } else if (back_face_outflow) {  // open backward face, nothing behind: only outflow (f_j < 0) crosses
+        double ix[max_dimension];
+        cell_index(g, key(c), ix);
+        const double out = ratio * negative_part(face_velocity(model, g, ix, j, j, -1.0)) * pc;
+        change += out;
+        sums[2] -= out;
+      }
+    }
+    double p = pc + change;
+    if (p < 0) {
+      sums[1] -= p;
+      p = 0;
+    }
+    probability(c) = p;
+    sums[0] += p;
+  }
+};
+
+}  // namespace pk::gbees::Details

@@ -1,0 +1,76 @@
+#pragma once
+// The Gaussians of GBEES: the initial PDF on its box of cells, and the likelihood of a
+// measurement (eq. 4) that multiplies the PDF at a measurement time (the Monte Carlo
+// reference weighs its samples with the same likelihood).
+#include <pk/gbees/details/geometry.hpp>
+#include <pk/gbees/parameters.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+namespace pk::gbees::Details {
+
+// Standardised deviations z_k = (x_k - mean_k) / std_k, added in turn, and the Gaussian
+// factor exp(-sum z_k^2 / 2) they give: no normalising constant, since the PDF is
+// normalised afterwards.
+struct GaussianExponent {
+  double sum = 0;
+  KOKKOS_INLINE_FUNCTION void add(double z) { sum += z * z; }
+  KOKKOS_INLINE_FUNCTION double factor() const { return ::exp(-0.5 * sum); }
+};
+
+// The likelihood of measurement m at the state x (x[0..n-1]), up to a constant.
+KOKKOS_INLINE_FUNCTION double likelihood(const Measurement& m, const double* x) {
+  GaussianExponent e;
+  for (int k = 0; k < m.count; ++k) e.add((x[m.component[k]] - m.value[k]) / m.std[k]);
+  return e.factor();
+}
+
+// Slot s of the initial box of (2 half_d + 1) cells per axis (the last axis varies fastest):
+// its key, the Gaussian of the initial mean and standard deviations at its centre (not yet
+// normalised), and its map entry. An insert that fails adds one to `failures`.
+template <class Grid>
+struct InitialGaussian {
+  Geometry g;
+  IndexArray half;
+  RealArray inverse_std;
+  typename Grid::Map map;
+  Kokkos::View<std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<double*, typename Grid::memory_space> probability;
+  Kokkos::View<int, typename Grid::memory_space> failures;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s) const {
+    std::int64_t index[max_dimension] = {}, rest = s;
+    GaussianExponent e;
+    for (int d = g.n - 1; d >= 0; --d) {
+      const std::int64_t width = 2 * half.v[d] + 1;
+      index[d] = rest % width - half.v[d];
+      rest /= width;
+      e.add(static_cast<double>(index[d]) * g.h[d] * inverse_std.v[d]);  // the centre's offset from the mean is h i
+    }
+    std::uint64_t k = 0;
+    g.codec.pack(index, k);
+    key(s) = k;
+    probability(s) = e.factor();
+    if (!map.insert(k, static_cast<std::int32_t>(s)).success()) Kokkos::atomic_add(&failures(), 1);
+  }
+};
+
+// The Bayes update (eq. 4): every cell's probability times the likelihood at its centre.
+template <class Grid>
+struct MeasurementUpdate {
+  Geometry g;
+  Measurement measurement;
+  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<double*, typename Grid::memory_space> probability;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    double x[max_dimension];
+    g.centre(key(c), x);
+    probability(c) *= likelihood(measurement, x);
+  }
+};
+
+}  // namespace pk::gbees::Details

@@ -1,0 +1,30 @@
+#pragma once
+// Launch parameters of the LBM kernels, in one place, from the backend's facts (pk::Tuning).
+// They are compile-time constants: LaunchBounds and scratch extents are template arguments.
+#include <pk/core/tuning.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace pk::lbm::Details {
+
+template <class ExecutionSpace>
+struct Launch {
+  using Facts = Tuning<ExecutionSpace>;
+
+  // Threads per team of the register-bound kernels (the A-A steps in fp32 arithmetic, the
+  // staged even step): four warps, each reading whole 128-byte lines of fp32.
+  static constexpr int team_threads = 128;
+  static_assert(team_threads % Facts::lockstep_threads == 0, "teams of whole warps");
+  // Teams resident per multiprocessor that LaunchBounds asks for: with team_threads, the
+  // compiler caps each thread at registers_per_thread, enough for the steps without spills.
+  static constexpr int teams_per_multiprocessor = 8;
+  static constexpr int registers_per_thread =
+      Facts::registers_per_multiprocessor / (team_threads * teams_per_multiprocessor);  // 64 on CUDA GPUs
+  using Bounds = Kokkos::LaunchBounds<team_threads, teams_per_multiprocessor>;
+
+  // Cells per run of the rows traversal: one SIMD register of the fp32 lanes the collision
+  // computes in.
+  static constexpr int simd_lanes = Facts::simd_bytes / static_cast<int>(sizeof(float));
+};
+
+}  // namespace pk::lbm::Details

@@ -1,0 +1,86 @@
+#pragma once
+// The physics of one cell, whatever the storage and traversal: moments, the equilibrium,
+// the BGK collision and the pressure boundary rule, on shifted populations g_q = f_q - w_q.
+#include <pk/lbm/lattice.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace pk::lbm::Details {
+
+// Density excess (rho - 1) and velocity of shifted populations g.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION void moments(const Real (&g)[D3Q19::size], Real& density_excess, Real (&u)[3]) {
+  Real s = 0, jx = 0, jy = 0, jz = 0;
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    s += g[q];
+    if constexpr (D3Q19::cx(q) != 0) jx += D3Q19::cx(q) * g[q];
+    if constexpr (D3Q19::cy(q) != 0) jy += D3Q19::cy(q) * g[q];
+    if constexpr (D3Q19::cz(q) != 0) jz += D3Q19::cz(q) * g[q];
+  });
+  const Real inverse_density = Real(1) / (Real(1) + s);
+  density_excess = s;
+  u[0] = jx * inverse_density;
+  u[1] = jy * inverse_density;
+  u[2] = jz * inverse_density;
+}
+
+// Shifted equilibrium g_q^eq = f_q^eq - w_q for density 1 + density_excess and velocity u:
+// f^eq_q = w_q rho (1 + 3 c.u + 9/2 (c.u)^2 - 3/2 u^2).
+template <class Real, int q>
+KOKKOS_FORCEINLINE_FUNCTION Real shifted_equilibrium(Real density_excess, const Real (&u)[3], Real three_halves_u2) {
+  const Real w = static_cast<Real>(D3Q19::weight(q));
+  Real cu = 0;
+  if constexpr (D3Q19::cx(q) != 0) cu += D3Q19::cx(q) * u[0];
+  if constexpr (D3Q19::cy(q) != 0) cu += D3Q19::cy(q) * u[1];
+  if constexpr (D3Q19::cz(q) != 0) cu += D3Q19::cz(q) * u[2];
+  cu *= Real(3);
+  return w * (density_excess + (Real(1) + density_excess) * (cu + Real(0.5) * cu * cu - three_halves_u2));
+}
+
+// BGK: g_q <- g_q + omega (g_q^eq - g_q), omega = 1 / tau. Conserves mass and momentum.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION void collide_bgk(Real (&g)[D3Q19::size], Real omega) {
+  Real density_excess, u[3];
+  moments(g, density_excess, u);
+  const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    g[q] += omega * (shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2) - g[q]);
+  });
+}
+
+// Pressure boundary (Zou & He; Hecht & Harting's D3Q19 form) on a cell with inward normal n:
+// the populations coming from outside (c.n = +1) are unknown. With the density fixed and
+// the tangential velocity zero, mass fixes u_n and bounce-back of the non-equilibrium part,
+// corrected for tangential momentum, fixes the unknowns:
+//   rho u_n = rho - (S_0 + 2 S_-),   f_q = f_-q + 6 w_q rho u_n - (c_q . T) / 2,
+// with S_0, S_- the sums over c.n = 0 and c.n = -1 and T = sum_{c.n=0} c f.
+// In shifted storage S_0 + 2 S_- gains exactly 1 (the weights' share), hence `- 1` below.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void pressure_boundary(Real (&g)[D3Q19::size], int n0, int n1, int n2, Real density_excess) {
+  Real along = 0, against = 0, t0 = 0, t1 = 0, t2 = 0;
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    const int cn = D3Q19::cx(q) * n0 + D3Q19::cy(q) * n1 + D3Q19::cz(q) * n2;
+    if (cn == 0) {
+      along += g[q];
+      t0 += D3Q19::cx(q) * g[q];
+      t1 += D3Q19::cy(q) * g[q];
+      t2 += D3Q19::cz(q) * g[q];
+    } else if (cn < 0) {
+      against += g[q];
+    }
+  });
+  const Real rho_un = density_excess - (along + Real(2) * against);
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    const int cn = D3Q19::cx(q) * n0 + D3Q19::cy(q) * n1 + D3Q19::cz(q) * n2;
+    if (cn > 0) {
+      const Real ct = D3Q19::cx(q) * t0 + D3Q19::cy(q) * t1 + D3Q19::cz(q) * t2;
+      g[q] = g[D3Q19::opposite(q)] + Real(6 * D3Q19::weight(q)) * rho_un - Real(0.5) * ct;
+    }
+  });
+}
+
+}  // namespace pk::lbm::Details

@@ -1,0 +1,67 @@
+#pragma once
+// CPU threads: a work item stages a tile of host_tile_lines lines (the SIMD lanes of a few
+// registers: launch_parameters.hpp) in its level-1 scratch as tile(j, l) at
+// j * host_tile_lines + l and filters them in lockstep, vectorised across lines
+// (filter_lines_lockstep). Plain loops copy the tile: lines side by side in memory (an axis
+// other than the contiguous one) copy as one contiguous run per entry j; others line by line.
+#include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/details/launch_parameters.hpp>
+#include <pk/rfilter/details/line_recurrence.hpp>
+#include <pk/rfilter/details/lines.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace pk::rfilter::Details {
+
+template <class Space, class Field3>
+void filter_lines_on_host(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                          const Coefficients& c, bool adjoint) {
+  using Policy = Kokkos::TeamPolicy<Space>;
+  using Member = typename Policy::member_type;
+  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  constexpr int tile = host_tile_lines<Space>;
+  const int n = g.length;
+  const long teams = (g.lines + tile - 1) / tile;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  const long axis_step = g.axis_step;
+  double* const data = field.data();
+  const size_t entries = static_cast<size_t>(n) * tile;
+  const Policy policy =
+      Policy(space, static_cast<int>(teams), 1).set_scratch_size(1, Kokkos::PerTeam(Scratch::shmem_size(entries)));
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_on_host", policy, KOKKOS_LAMBDA(const Member& team) {
+        double* const t = Scratch(team.team_scratch(1), entries).data();
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        const long start = g.offset(first);
+        const bool side_by_side = !g.axis_is_contiguous && g.offset(first + count - 1) - start == count - 1;
+        // Applies move(field entry, tile entry) to every entry of the tile's lines.
+        auto each_entry = [&](auto&& move) {
+          if (side_by_side) {
+            for (int j = 0; j < n; ++j)
+              for (int l = 0; l < count; ++l)
+                move(data[start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
+          } else {
+            for (int l = 0; l < count; ++l) {
+              const long line = g.offset(first + l);
+              for (int j = 0; j < n; ++j) move(data[line + j * axis_step], t[static_cast<size_t>(j) * tile + l]);
+            }
+          }
+        };
+        each_entry([](const double& entry, double& staged) { staged = entry; });
+        for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
+          for (int l = count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
+        filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint);
+        each_entry([](double& entry, const double& staged) { entry = staged; });
+      });
+}
+
+// Whether a host tile of lines of length n fits the level-1 scratch.
+template <class Space>
+bool fits_host_tile(const Space& space, int n) {
+  const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(1) - 64;  // less shmem_size's padding
+  return static_cast<long>(n) * host_tile_lines<Space> * static_cast<long>(sizeof(double)) <= budget;
+}
+
+}  // namespace pk::rfilter::Details

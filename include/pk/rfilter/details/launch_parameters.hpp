@@ -1,0 +1,40 @@
+#pragma once
+// The launch parameters of the recursive-filter kernels, in one place, each with its
+// reason. Backend facts come from pk::Tuning<Space>; how many lines a GPU team holds is timed
+// per device (tile_choice.hpp).
+#include <pk/core/tuning.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace pk::rfilter::Details {
+
+// CPU: lines per lockstep tile (host_tiles.hpp). The lines of a tile are the SIMD lanes, and
+// each sweep step of a line waits on the step before it (a fused multiply-add, about 4 cycles
+// on x86 cores), while every step also stores its entries: four registers of lines give four
+// independent chains, about one step per cycle. 32 lines with AVX-512, 16 with AVX2.
+template <class Space>
+constexpr int host_tile_lines = 4 * Tuning<Space>::simd_bytes / static_cast<int>(sizeof(double));
+
+// GPU teams (team_tiles.hpp): one thread per piece of a line. Larger tiles keep more loads
+// in flight per team and ran faster up to 16 lines (docs/rfilter.md); 256 threads hold 16
+// lines of 256 entries and leave room for several teams per SM.
+constexpr int max_team_threads = 256;
+constexpr int max_tile_lines = 16;
+// Teams that share an SM: a team's barriers hold its warps in one phase, so another team's
+// loads fill the time one team spends sweeping. The register cap that follows is
+// Tuning<Space>::registers_per_multiprocessor / (max_team_threads * teams) per thread:
+// staged tiles, 85 (80 as allocated), so that the copy's 16 entries in flight do not spill;
+// register tiles, 64, enough for a piece of 16 entries.
+constexpr int staged_teams_per_multiprocessor = 3;
+constexpr int register_teams_per_multiprocessor = 4;
+template <class Space, int TeamsPerMultiprocessor>
+using GpuTeams = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, TeamsPerMultiprocessor>>;
+
+// Doubles in one row of the scratch banks, against which staged tiles are padded (1 where
+// scratch has no banks: no padding).
+template <class Space>
+constexpr int bank_row = Tuning<Space>::scratch_bank_bytes > 0
+                             ? Tuning<Space>::scratch_bank_bytes / static_cast<int>(sizeof(double))
+                             : 1;
+
+}  // namespace pk::rfilter::Details

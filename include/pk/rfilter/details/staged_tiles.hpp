@@ -1,0 +1,85 @@
+#pragma once
+// GPU teams for lines along the contiguous axis, where a tile is one block of memory (line q
+// starts at q * n). The block is staged in scratch, each thread's share of it in flight at
+// once, and written back after the sweeps. In scratch, entry j of line l lies at
+// l * row + j + j / Piece (staged_row): the gap after each piece and row = bank_row / tile
+// (mod bank_row) put the threads of a half-warp, which hold one entry of different pieces
+// and lines, on distinct banks.
+#include <pk/rfilter/coefficients.hpp>
+#include <pk/rfilter/details/lines.hpp>
+#include <pk/rfilter/details/team_tiles.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace pk::rfilter::Details {
+
+// Copies the entries (l, j), l < count, j < n, between a block of memory (at block[l * n + j])
+// and a staged tile (at l * row + j + j / Piece): thread r takes the flat indices r,
+// r + threads, ..., which read or write consecutive addresses across a warp; Batch of them
+// in flight at once, (l, j) stepped without division.
+template <int Piece, int Batch, class Member, class Tile>
+KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const Tile& staged, int n, int count, int row,
+                                       bool load) {
+  const int total = count * n, threads = team.team_size();
+  const int j_step = threads % n, l_step = threads / n;
+  int j = team.team_rank() % n, l = team.team_rank() / n;
+  for (int first = team.team_rank(); first < total; first += Batch * threads) {
+    int local[Batch];
+    for (int u = 0; u < Batch; ++u) {
+      local[u] = l * row + j + j / Piece;
+      j += j_step;
+      l += l_step;
+      if (j >= n) {
+        j -= n;
+        ++l;
+      }
+    }
+    double value[Batch];
+    if (first + (Batch - 1) * threads < total) {  // a whole batch: accesses free of branches
+      for (int u = 0; u < Batch; ++u) value[u] = load ? block[first + u * threads] : staged(local[u]);
+      for (int u = 0; u < Batch; ++u) (load ? staged(local[u]) : block[first + u * threads]) = value[u];
+    } else {
+      for (int u = 0; u < Batch; ++u)
+        if (first + u * threads < total) value[u] = load ? block[first + u * threads] : staged(local[u]);
+      for (int u = 0; u < Batch; ++u)
+        if (first + u * threads < total) (load ? staged(local[u]) : block[first + u * threads]) = value[u];
+    }
+  }
+}
+
+template <class Space, class Field3>
+void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
+                         const Coefficients& c, bool adjoint, int tile) {
+  using Policy = GpuTeams<Space, staged_teams_per_multiprocessor>;
+  using Member = typename Policy::member_type;
+  using Scratch = ScratchView<Space>;
+  using Sweeps = SpaceSweeps<Space>;
+  constexpr int piece = Sweeps::piece_size;
+  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row<Space>(n, pieces, tile);
+  const int staged_size = tile * row, ends_size = Sweeps::ends_size(n, tile);
+  const long teams = (g.lines + tile - 1) / tile;
+  const double alpha = c.alpha, beta = c.beta;
+  const int iterations = c.iterations;
+  const size_t scratch_bytes =
+      Scratch::shmem_size(static_cast<size_t>(staged_size)) + Scratch::shmem_size(static_cast<size_t>(ends_size));
+  const Policy policy =
+      Policy(space, static_cast<int>(teams), tile * pieces).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  double* const data = field.data();
+  Kokkos::parallel_for(
+      "pk::rfilter::filter_lines_staged", policy, KOKKOS_LAMBDA(const Member& team) {
+        Scratch staged(team.team_scratch(0), static_cast<size_t>(staged_size));
+        Scratch ends(team.team_scratch(0), static_cast<size_t>(ends_size));
+        const long first = static_cast<long>(team.league_rank()) * tile;
+        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+        double* const block = data + g.offset(first);
+        copy_block<piece, piece>(team, block, staged, n, count, row, true);
+        team.team_barrier();
+        const Sweeps sweeps{team, ends, n, count, tile, alpha, beta};
+        const int line = sweeps.line() * row;
+        sweeps.filter([&](int j) -> double& { return staged(line + j + j / piece); }, iterations, adjoint);
+        team.team_barrier();
+        copy_block<piece, piece>(team, block, staged, n, count, row, false);
+      });
+}
+
+}  // namespace pk::rfilter::Details
