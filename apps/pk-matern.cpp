@@ -16,6 +16,7 @@
 #include <pk/core/session.hpp>
 #include <pk/core/space_selection.hpp>
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
