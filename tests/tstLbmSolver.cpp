@@ -184,17 +184,28 @@ TYPED_TEST(LbmSolver, PressureDropDrivesFlowFromInletToOutlet) {
   EXPECT_EQ(f.velocity[3 * g.cell_index(5, 0, 3)], 0);  // solid cells read as 0
 }
 
+// The mixed geometry with an inlet-to-outlet pressure drop and a random initial state: the
+// case on which two ways of stepping the same lattice are compared.
+struct MixedCase {
+  Geometry g = mixed_geometry(300);
+  Parameters p;
+  std::vector<double> density, velocity;
+  MixedCase() {
+    p.inlet_density = 1.01;
+    p.outlet_density = 0.99;
+    random_state(g, density, velocity, 5);
+  }
+};
+
 // The rows traversal (CPU kernels) and the cells traversal (GPU kernels: shifted A-A
 // storage, staged even step) take the same steps on every space, A-A after an odd and an
 // even number of steps, and A-B.
 template <class Space, class Real>
 void check_traversals_agree(double tolerance) {
-  const Geometry g = mixed_geometry(300);
-  Parameters p;
-  p.inlet_density = 1.01;
-  p.outlet_density = 0.99;
-  std::vector<double> density, velocity;
-  random_state(g, density, velocity, 5);
+  MixedCase mixed;
+  const Geometry& g = mixed.g;
+  Parameters& p = mixed.p;
+  const std::vector<double>&density = mixed.density, &velocity = mixed.velocity;
   for (Streaming streaming : {Streaming::aa, Streaming::ab}) {
     p.streaming = streaming;
     Solver<Space, Real, Traversal::rows> rows(Space{}, g, p);
@@ -220,12 +231,10 @@ TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
 // number of steps, and the solver says which it holds.
 template <class Space, class Real>
 void check_storages_agree(double tolerance) {
-  const Geometry g = mixed_geometry(300);
-  Parameters p;
-  p.inlet_density = 1.01;
-  p.outlet_density = 0.99;
-  std::vector<double> density, velocity;
-  random_state(g, density, velocity, 5);
+  MixedCase mixed;
+  const Geometry& g = mixed.g;
+  Parameters& p = mixed.p;
+  const std::vector<double>&density = mixed.density, &velocity = mixed.velocity;
   p.aa_storage = AaStorage::plain;
   Solver<Space, Real, Traversal::cells> plain(Space{}, g, p);
   p.aa_storage = AaStorage::shifted;
