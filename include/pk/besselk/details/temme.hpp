@@ -2,23 +2,13 @@
 // Small-x path of K_nu: Temme's series for K_mu and K_{mu+1}, |mu| <= 1/2, then the
 // forward recurrence in the order (Campbell) up to nu. Device-callable; no allocation.
 #include <pk/besselk/details/compensated.hpp>
+#include <pk/besselk/details/polynomial.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 
 namespace pk::besselk::Details {
-
-// c0 + z (c1 + z (c2 + ...)), Horner's rule written out so that the coefficients are
-// constants in the code (a local table would be copied to the stack on every call).
-template <class... Higher>
-KOKKOS_INLINE_FUNCTION double horner(double z, double c0, Higher... higher) {
-  if constexpr (sizeof...(higher) == 0) {
-    return c0;
-  } else {
-    return c0 + z * horner(z, higher...);
-  }
-}
 
 // 1 / Gamma(1 + z) = sum_k c_k z^k (Taylor coefficients from mpmath, 40 digits, rounded;
 // with |z| <= 1/2 the 23 terms reach 1e-20) splits into Temme's two functions:
