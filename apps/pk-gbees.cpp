@@ -1,11 +1,13 @@
-// pk-gbees: GBEES (grid-based Bayesian estimation exploiting sparsity) on Lorenz '63 or
-// Lorenz '96, on one or every execution space: marginals as CSV (and PNG through
+// pk-gbees: GBEES (grid-based Bayesian estimation exploiting sparsity) on Lorenz '63,
+// Lorenz '96 or the planar and spatial restricted three-body problems, on one or every
+// execution space: marginals as CSV (and PNG through
 // apps/plot_gbees.py), a Monte Carlo comparison (Bhattacharyya coefficient over time), the
 // temporal convergence study of the paper's sec. 5.2.2, a summary on stdout and as JSON.
 //
 //   pk-gbees --space openmp                                   # the paper's Lorenz '63 case
 //   pk-gbees --model lorenz96 --dimension 6 --max-cells 6e7  # the paper's Lorenz '96 case
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
+//   pk-gbees --config apps/gbees/pcr3bp.ini                  # gbees-cuda's PCR3BP case
 #include <pk/core/app.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/cli.hpp>
@@ -38,8 +40,9 @@ constexpr std::int64_t max_mc_samples = 100000000;
 
 struct Options {
   std::string model = "lorenz63";
-  int dimension = 6;   // Lorenz '96 only
-  double forcing = 4;  // Lorenz '96 only
+  int dimension = 6;         // Lorenz '96 only
+  double forcing = 4;        // Lorenz '96 only
+  std::optional<double> mu;  // three-body models only (default: the case's)
   std::vector<double> mean, std_dev, h;
   std::optional<double> threshold, end_time;  // default: the paper's
   double epsilon = 1, initial_extent = 3;
@@ -63,8 +66,31 @@ std::string fixed(double v, int digits = 4) {
   return b;
 }
 
+bool three_body(const std::string& model) { return model == "pcr3bp" || model == "cr3bp"; }
+
+int model_dimension(const Options& o) {
+  if (o.model == "lorenz63") return 3;
+  if (o.model == "pcr3bp") return 4;
+  if (o.model == "cr3bp") return 6;
+  return o.dimension;
+}
+
+Parameters default_parameters(const Options& o, int n) {
+  if (o.model == "lorenz63") return lorenz63_paper();
+  if (o.model == "pcr3bp") return pcr3bp_enceladus();
+  if (o.model == "cr3bp") return cr3bp_europa();
+  return lorenz96_paper(n, o.forcing);
+}
+
 Parameters build_parameters(const Options& o, int n) {
-  Parameters p = o.model == "lorenz63" ? lorenz63_paper() : lorenz96_paper(n, o.forcing);
+  Parameters p = default_parameters(o, n);
+  if (o.mu) {
+    char given[32];
+    std::snprintf(given, sizeof given, "%g", *o.mu);
+    pk::require(three_body(o.model),
+                std::string("--mu ") + given + ": only the three-body models (pcr3bp, cr3bp) have a mass ratio");
+    pk::require(*o.mu > 0 && *o.mu <= 0.5, std::string("--mu ") + given + ": the mass ratio must lie in (0, 0.5]");
+  }
   auto broadcast = [&](const std::vector<double>& v, std::vector<double>& target, const std::string& what) {
     if (v.empty()) return;
     pk::require(v.size() == 1 || static_cast<int>(v.size()) == n,
@@ -326,12 +352,15 @@ int main(int argc, char** argv) {
   return pk::run_app("pk-gbees", [&]() -> int {
     Options o;
     std::string space_request = "all";
-    CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96)"};
+    CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96, PCR3BP, CR3BP)"};
     cli.set_config("--config", "", "read options from an INI/TOML file (key = value, keys as the long options)");
     cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all");
-    cli.add_option("--model", o.model, "lorenz63 or lorenz96")->check(CLI::IsMember({"lorenz63", "lorenz96"}));
+    cli.add_option("--model", o.model, "lorenz63, lorenz96, pcr3bp or cr3bp")
+        ->check(CLI::IsMember({"lorenz63", "lorenz96", "pcr3bp", "cr3bp"}));
     cli.add_option("--dimension", o.dimension, "Lorenz '96 variables n (2..8, L96 needs >= 4)");
     cli.add_option("--forcing", o.forcing, "Lorenz '96 forcing F");
+    cli.add_option_function<double>(
+        "--mu", [&](double v) { o.mu = v; }, "three-body mass ratio in (0, 0.5] (default: the case's)");
     cli.add_option("--mean", o.mean, "initial mean (n values, or 1 for all)")->delimiter(',');
     cli.add_option("--std", o.std_dev, "initial standard deviations (n values or 1)")->delimiter(',');
     cli.add_option("--h", o.h, "cell widths (n values or 1)")->delimiter(',');
@@ -356,7 +385,7 @@ int main(int argc, char** argv) {
     cli.add_flag("--plot", o.plot, "draw the marginals as PNG with python3 + matplotlib");
     const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
     if (!kokkos_args) return 0;
-    const int n = o.model == "lorenz63" ? 3 : o.dimension;
+    const int n = model_dimension(o);
     if (o.model == "lorenz96")
       pk::require(o.dimension >= 4 && o.dimension <= max_dimension, "--dimension " + std::to_string(o.dimension) +
                                                                         ": Lorenz '96 needs 4 to " +
@@ -371,6 +400,10 @@ int main(int argc, char** argv) {
       if (pk::interrupted()) return;
       if (o.model == "lorenz63")
         run_space(space, Lorenz63{}, p, o, command);
+      else if (o.model == "pcr3bp")
+        run_space(space, o.mu ? PCR3BP{*o.mu} : PCR3BP{}, p, o, command);
+      else if (o.model == "cr3bp")
+        run_space(space, o.mu ? CR3BP{*o.mu} : CR3BP{}, p, o, command);
       else
         run_space(space, Lorenz96{n, o.forcing}, p, o, command);
     });

@@ -112,6 +112,34 @@ Parameters lorenz96_paper(int n, double forcing) {
   return p;
 }
 
+// gbees-cuda's PCR3BP example (measurements/PCR3BP/measurement0.txt): an orbit about
+// Enceladus in the Saturn-Enceladus system, the first measurement period T; cell widths
+// half the initial standard deviations and p* = 1e-7, as its grid configuration.
+Parameters pcr3bp_enceladus() {
+  Parameters p;
+  p.initial_mean = {1.001471995170839, -0.000017518099335, 0.000071987832396, 0.013633926328993};
+  const double position_std = std::sqrt(7.0303608437767e-9), velocity_std = std::sqrt(2.51477110445507e-8);
+  p.initial_std = {position_std, position_std, velocity_std, velocity_std};
+  for (double s : p.initial_std) p.cell_width.push_back(s / 2);
+  p.threshold = 1e-7;
+  p.end_time = 0.931792004789438;
+  return p;
+}
+
+// gbees-cuda's CR3BP example (measurements/CR3BP/measurement0.txt): an orbit about Europa
+// in the Jupiter-Europa system over T, no measurement; widths and p* as above.
+Parameters cr3bp_europa() {
+  Parameters p;
+  p.initial_mean = {1.0169962521469986,      -1.0697953862098174e-20, -5.1360139986508944e-34,
+                    -1.3935178510137174e-14, 1.2575912545456968e-2,   -3.1572204202682494e-33};
+  const double position_std = std::sqrt(2.2375e-8), velocity_std = std::sqrt(5.2767e-7);
+  p.initial_std = {position_std, position_std, position_std, velocity_std, velocity_std, velocity_std};
+  for (double s : p.initial_std) p.cell_width.push_back(s / 2);
+  p.threshold = 1e-7;
+  p.end_time = 0.889584448745932;
+  return p;
+}
+
 double initial_cell_count(const Parameters& p) {
   double cells = 1;
   for (std::size_t j = 0; j < p.cell_width.size(); ++j)

@@ -48,6 +48,13 @@ std::vector<Measurement> read_measurements(const std::string& path, int dimensio
 Parameters lorenz63_paper();
 Parameters lorenz96_paper(int n = 6, double forcing = 4);
 
+// The three-body cases of gbees-cuda (the GBEES-GPU code), without its measurements (range,
+// bearing and range rate from the secondary: not component observations):
+// PCR3BP about Enceladus (mu 1.9011e-7) to its first measurement, t = 0.93179, and
+// CR3BP about Europa (mu 2.5280e-5) to t = 0.88958; p* = 1e-7, h = std / 2.
+Parameters pcr3bp_enceladus();
+Parameters cr3bp_europa();
+
 // Cells of the initial box: prod_j (2 round(extent std_j / h_j) + 1).
 double initial_cell_count(const Parameters& parameters);
 
