@@ -114,7 +114,7 @@ class Solver {
                                         geometry_.periodic(2)};
     Kokkos::parallel_for("pk::lbm::build_walls", policy(), Details::BuildWalls<memory_space>{grid_});
     Kokkos::parallel_for("pk::lbm::mark_walls", policy(), Details::MarkWalls<memory_space>{grid_});
-    const int slots = cells + (shifted() ? 2 * Details::margin : 0);
+    const int slots = lattice_slots(cells);
     f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), slots, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
       f_next_ =
@@ -309,6 +309,19 @@ class Solver {
   }
 
   bool shifted() const { return shifted_; }
+  // Slots per direction: the cells, shifted storage's margins, and on host spaces a pad that
+  // starts consecutive directions 3 cache lines apart modulo 4 KiB. Unpadded, a lattice of
+  // 2^k cells starts all 19 (A-B: 38) directions at the same address modulo 4 KiB, the
+  // span of a CPU's L1 ways, so a row's streams evict each other.
+  int lattice_slots(int cells) const {
+    int slots = cells + (shifted() ? 2 * Details::margin : 0);
+    if constexpr (runs_on_host<ExecutionSpace>) {
+      constexpr int period = 4096 / static_cast<int>(sizeof(storage_type));
+      constexpr int offset = 3 * 64 / static_cast<int>(sizeof(storage_type));
+      slots += ((offset - slots) % period + period) % period;
+    }
+    return slots;
+  }
   Details::Layout layout() const {
     if (parameters_.streaming == Streaming::ab) return Details::Layout::home;
     return steps_ % 2 == 0 ? Details::Layout::streamed : Details::Layout::swapped;
