@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-#if defined(__F16C__)
+#if defined(__F16C__) && defined(KOKKOS_IF_ON_HOST)  // Kokkos >= 3.6; the fallback 3.4.01 takes the loop below
 #include <immintrin.h>
 #endif
 
@@ -83,7 +83,7 @@ class Binary16 {
 template <int count, class From, class To>
 KOKKOS_FORCEINLINE_FUNCTION void convert(const From* from, To* to) {
   int l = 0;
-#if defined(__F16C__)
+#if defined(__F16C__) && defined(KOKKOS_IF_ON_HOST)  // Kokkos >= 3.6; the fallback 3.4.01 takes the loop below
   if constexpr (std::is_same_v<From, Binary16> && std::is_same_v<To, float>) {
     KOKKOS_IF_ON_HOST((for (; l + 8 <= count; l += 8) _mm256_storeu_ps(
                            to + l, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + l))));))
