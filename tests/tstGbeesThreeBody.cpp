@@ -2,6 +2,7 @@
 // the Lagrange points, the Jacobi constant kept along an RK4 trajectory, gbees-cuda's
 // PCR3BP orbit reproduced), and a short GBEES run on every space against the host's.
 // GbeesThreeBodyValidation compares GBEES with Monte Carlo on gbees-cuda's two cases.
+#include "gbees_agreement.hpp"
 #include "spaces.hpp"
 
 #include <pk/gbees/monte_carlo.hpp>
@@ -177,16 +178,7 @@ TYPED_TEST(GbeesThreeBody, AgreesWithTheHostSpaceOnAShortPcr3bpRun) {
   for (std::size_t d = 0; d < 4; ++d) p.cell_width[d] = p.initial_std[d];
   p.end_time = 0.02;
   p.prune_interval = 10;
-  Solver<Space, PCR3BP> solver(Space{}, PCR3BP{}, p);
-  Solver<Kokkos::DefaultHostExecutionSpace, PCR3BP> host(Kokkos::DefaultHostExecutionSpace{}, PCR3BP{}, p);
-  ASSERT_TRUE(solver.run());
-  ASSERT_TRUE(host.run());
-  EXPECT_EQ(solver.statistics().steps, host.statistics().steps);
-  const HostCells a = solver.cells(), b = host.cells();
-  EXPECT_EQ(a.size(), b.size());
-  const GridComparison c = compare(a, b);
-  EXPECT_LT(c.one_norm, 1e-10);
-  EXPECT_NEAR(c.bhattacharyya, 1.0, 1e-10);
+  pk::test::expect_same_run_as_host<Space>(PCR3BP{}, p);
 }
 
 // BC against Monte Carlo over the cells >= p* (as tstGbeesValidation), at the start and at
