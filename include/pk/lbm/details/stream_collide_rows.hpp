@@ -49,7 +49,8 @@ struct StreamCollideRows {
   KOKKOS_INLINE_FUNCTION void update_row(const int row, const int x0, const int x1) const {
     const int end = row * cells.grid.nx + x1;
     for (int cell = row * cells.grid.nx + x0; cell < end;) {
-      const int limit = Kokkos::min(end, (cell / lanes + 1) * lanes);
+      const int next_boundary = (cell / lanes + 1) * lanes;
+      const int limit = end < next_boundary ? end : next_boundary;
       int run = 0;
       while (cell + run < limit && plain(cell + run)) ++run;
       if (run == 0) {
