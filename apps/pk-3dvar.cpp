@@ -269,15 +269,18 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
                truth = slab_of(problem.truth, grid, var->slab());
   Vector analysis("pk::3dvar::analysis", background.size());
   Kokkos::Timer timer;
+  const double communication_before = var->communication_seconds();
   const auto result = var->analyse(background, analysis, o.tolerance, o.max_iterations);
   space.fence();
   const double seconds = world.max(timer.seconds());
+  const double communication_share = world.max((var->communication_seconds() - communication_before) / seconds);
   const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
   const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
   if (world.rank() != 0) return;
   print_summary(name, result,
                 " on " + std::to_string(world.size()) + " ranks (x slabs, overlap " +
-                    std::to_string(setup.chunking.overlap) + ")",
+                    std::to_string(setup.chunking.overlap) + ", " +
+                    pk::format_number(100 * communication_share, 2) + " % of the time communicating)",
                 background_rmse, analysis_rmse, seconds);
   pk::ResultRecord record{
       "3dvar",
@@ -289,6 +292,8 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   record.metrics["ranks"] = world.size();
   record.metrics["points_per_rank"] = static_cast<double>(grid.size()) / world.size();
   record.metrics["overlap"] = setup.chunking.overlap;
+  record.metrics["communication_share"] = communication_share;
+  record.metrics["staged_exchange"] = var->staged() ? 1.0 : 0.0;
   std::cerr << "wrote " << pk::write_result(record, o.out) << '\n';
 }
 

@@ -19,7 +19,9 @@ std::vector<std::string> rank_kokkos_arguments(const Communicator& comm, std::ve
 }
 
 bool gpu_aware() {
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  // Asked at run time, not from MPIX_CUDA_AWARE_SUPPORT: the header of the Open MPI a
+  // program was built with (Debian's says 0) need not be the library it runs with.
   return MPIX_Query_cuda_support() == 1;
 #else
   return false;

@@ -27,6 +27,7 @@ TYPED_TEST_SUITE(LbmDistributed, pk::test::EnabledSpaceTypes, pk::test::SpaceNam
 // from a hash of the global cell index. A cell `poisoned` gets a NaN density.
 struct HashState {
   int poisoned = -1;
+  double nan = std::numeric_limits<double>::quiet_NaN();  // taken on the host: device code may not call it
 
   KOKKOS_INLINE_FUNCTION static double uniform(std::uint32_t h) {  // [-1, 1)
     h ^= h >> 16;
@@ -38,7 +39,7 @@ struct HashState {
   }
   KOKKOS_INLINE_FUNCTION void operator()(int cell, int, int, int, double& density, double (&velocity)[3]) const {
     const std::uint32_t c = static_cast<std::uint32_t>(cell) * 4u;
-    density = cell == poisoned ? std::numeric_limits<double>::quiet_NaN() : 1.0 + 0.01 * uniform(c);
+    density = cell == poisoned ? nan : 1.0 + 0.01 * uniform(c);
     for (int k = 0; k < 3; ++k) velocity[k] = 0.03 * uniform(c + 1u + k);
   }
 };

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #ifdef KOKKOS_ENABLE_CUDA
@@ -103,6 +104,28 @@ using EnabledSpaces = decltype(Details::concat(Details::OpenMPSpaces{}, Details:
 // and benchmarks use to tell a CPU backend from a GPU one.
 template <class Space>
 inline constexpr bool runs_on_host = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+
+// Host memory for messages that a device space's data passes through on the way to MPI:
+// pinned where the backend has it (Kokkos >= 4), so that copies to and from the device run
+// at the bus' rate and asynchronously; plain host memory for host spaces.
+#if KOKKOS_VERSION >= 40000
+template <class Space>
+using StagingSpace = std::conditional_t<runs_on_host<Space>, Kokkos::HostSpace, Kokkos::SharedHostPinnedSpace>;
+#else
+template <class Space>
+using StagingSpace = Kokkos::HostSpace;
+#endif
+
+// A second instance of a device space (its own stream), for copies that overlap the
+// kernels queued on `space`; `space` itself on host spaces and before Kokkos 4, where work
+// on the two then runs in turn.
+template <class Space>
+Space independent_instance(const Space& space) {
+#if KOKKOS_VERSION >= 40000
+  if constexpr (!runs_on_host<Space>) return Kokkos::Experimental::partition_space(space, 1)[0];
+#endif
+  return space;
+}
 
 // GPUs this machine offers the build's device backend (0 in a host-only build).
 inline int device_count() {

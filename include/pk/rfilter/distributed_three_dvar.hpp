@@ -12,7 +12,9 @@
 //
 //   pk::rfilter::DistributedThreeDVar<Kokkos::OpenMP> var(world, space, grid, covariance, overlap, observations);
 //   var.analyse(background, analysis, 1e-8, 200);  // background, analysis: this rank's slab
+#include <pk/core/spaces.hpp>
 #include <pk/mpi/communicator.hpp>
+#include <pk/mpi/devices.hpp>
 #include <pk/rfilter/conjugate_gradient.hpp>
 #include <pk/rfilter/filter.hpp>
 #include <pk/rfilter/observations.hpp>
@@ -40,13 +42,17 @@ inline XSlab x_slab(int nx, int ranks, int rank) {
   return {begin, begin + d + (rank < r ? 1 : 0)};
 }
 
-// CG reductions summed over the ranks of a communicator.
+// CG reductions summed over the ranks of a communicator; the time spent in MPI_Allreduce
+// (waiting for the slowest rank included) is added to *seconds where given.
 struct MpiReduction {
   MPI_Comm comm;
+  double* seconds = nullptr;
   template <class Vector>
   double dot(const Vector& a, const Vector& b) const {
     double local = KokkosBlas::dot(a, b), total = 0;
+    Kokkos::Timer timer;
     MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+    if (seconds) *seconds += timer.seconds();
     return total;
   }
   template <class Vector>
@@ -80,12 +86,19 @@ class XHalo {
   using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, Memory>;
 
   XHalo(const mpi::Communicator& comm, const Space& space, const XSlab& slab, int ny, int nz, int low, int high)
-      : comm_(comm), space_(space), own_(slab.size()), ny_(ny), nz_(nz), low_(low), high_(high) {
+      : comm_(comm),
+        space_(space),
+        own_(slab.size()),
+        ny_(ny),
+        nz_(nz),
+        low_(low),
+        high_(high),
+        staged_(!runs_on_host<Space> && !mpi::gpu_aware()) {
     extended = Field(Kokkos::view_alloc(space, "pk::rfilter::halo::extended"), own_ + low + high, ny, nz);
     for (Buffer* b : {&send_down_, &send_up_, &from_lower_, &from_upper_}) {
       b->on_space =
           Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(std::max(low, high)) * ny * nz);
-      b->on_host = Kokkos::create_mirror_view(b->on_space);  // the same memory on host spaces
+      if (staged_) b->on_host = Staged(Kokkos::view_alloc("pk::rfilter::halo::staged"), b->on_space.extent(0));
     }
   }
 
@@ -110,6 +123,9 @@ class XHalo {
 
   int low() const { return low_; }
   int high() const { return high_; }
+  // Wall time in exchanges so far: staging, messages, unstaging (not the kernels before).
+  double seconds() const { return seconds_; }
+  bool staged() const { return staged_; }
   Field extended;
 
  private:
@@ -132,6 +148,8 @@ class XHalo {
               upper = rank < comm_.size() - 1 ? rank + 1 : MPI_PROC_NULL;
     // gather: to the lower rank go `high` layers, from it come `low`; scatter_add: reversed
     const int down = add ? low_ : high_, up = add ? high_ : low_;
+    space_.fence();
+    Kokkos::Timer timer;
     stage_out(to_lower, send_down_, down);
     stage_out(to_upper, send_up_, up);
     space_.fence();
@@ -150,16 +168,20 @@ class XHalo {
       add_into(layers(as_field(own), 0, high_), from_lower);
     }
     space_.fence();
+    seconds_ += timer.seconds();
   }
 
   // A message: `count` x layers, contiguous at the start of a buffer allocated once (a fresh
   // allocation per message cost more than the filter: page faults on hosts, cudaFree's
-  // device synchronisation on GPUs), staged through host memory for MPI.
+  // device synchronisation on GPUs). MPI reads it where it lies when it can (a host space, or
+  // a GPU-aware MPI), else through pinned host memory.
   using Flat = Kokkos::View<double*, Memory>;
+  using Staged = Kokkos::View<double*, StagingSpace<Space>>;
   struct Buffer {
     Flat on_space;
-    typename Flat::HostMirror on_host;
+    Staged on_host;
   };
+  double* message(const Buffer& b) const { return staged_ ? b.on_host.data() : b.on_space.data(); }
   Unmanaged on_space(const Buffer& b, int count) const { return Unmanaged(b.on_space.data(), count, ny_, nz_); }
   int doubles(int count) const { return count * ny_ * nz_; }
 
@@ -167,18 +189,18 @@ class XHalo {
   void stage_out(const Source& source, const Buffer& b, int count) const {
     Kokkos::deep_copy(space_, on_space(b, count), source);
     const auto part = Kokkos::pair<std::size_t, std::size_t>(0, doubles(count));
-    Kokkos::deep_copy(space_, Kokkos::subview(b.on_host, part), Kokkos::subview(b.on_space, part));
+    if (staged_) Kokkos::deep_copy(space_, Kokkos::subview(b.on_host, part), Kokkos::subview(b.on_space, part));
   }
   Unmanaged stage_in(const Buffer& b, int count) const {
     const auto part = Kokkos::pair<std::size_t, std::size_t>(0, doubles(count));
-    Kokkos::deep_copy(space_, Kokkos::subview(b.on_space, part), Kokkos::subview(b.on_host, part));
+    if (staged_) Kokkos::deep_copy(space_, Kokkos::subview(b.on_space, part), Kokkos::subview(b.on_host, part));
     return on_space(b, count);
   }
   void receive(const Buffer& b, int count, int from, int tag, MPI_Request& request) const {
-    MPI_Irecv(b.on_host.data(), doubles(count), MPI_DOUBLE, from, tag, comm_.get(), &request);
+    MPI_Irecv(message(b), doubles(count), MPI_DOUBLE, from, tag, comm_.get(), &request);
   }
   void send(const Buffer& b, int count, int to, int tag, MPI_Request& request) const {
-    MPI_Isend(b.on_host.data(), doubles(count), MPI_DOUBLE, to, tag, comm_.get(), &request);
+    MPI_Isend(message(b), doubles(count), MPI_DOUBLE, to, tag, comm_.get(), &request);
   }
   template <class Target>
   void add_into(const Target& target, const Unmanaged& source) const {
@@ -188,6 +210,8 @@ class XHalo {
   mpi::Communicator comm_;
   Space space_;
   int own_, ny_, nz_, low_, high_;
+  bool staged_;  // messages pass through host memory
+  double seconds_ = 0;
   Buffer send_down_, send_up_, from_lower_, from_upper_;
 };
 
@@ -237,6 +261,12 @@ class DistributedThreeDVar {
   }
 
   const XSlab& slab() const { return slab_; }
+  // Whether halos pass through host memory (a GPU space, MPI not GPU-aware).
+  bool staged() const { return filter_halo_.staged(); }
+  // Wall time this rank spent communicating so far: halo exchanges and CG's reductions.
+  double communication_seconds() const {
+    return filter_halo_.seconds() + observation_halo_.seconds() + reduction_seconds_;
+  }
   // Entries of this rank's slab vectors: slab x extent * ny * nz, x fastest.
   long local_size() const { return static_cast<long>(slab_.size()) * grid_.ny * grid_.nz; }
 
@@ -278,7 +308,7 @@ class DistributedThreeDVar {
     require(static_cast<long>(background.extent(0)) == local_size() &&
                 static_cast<long>(analysis.extent(0)) == local_size(),
             "3D-Var: background and analysis must have one entry per point of the rank's slab");
-    const MpiReduction reduction{comm_.get()};
+    const MpiReduction reduction{comm_.get(), &reduction_seconds_};
     AnalysisResult result;
     Vector misfit(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::misfit"), observations_.size());
     observe(background, misfit);
@@ -353,6 +383,7 @@ class DistributedThreeDVar {
   Observations<Memory> observations_;
   Vector work_, obs_work_;
   double scale_ = 1;
+  double reduction_seconds_ = 0;
 };
 
 }  // namespace pk::rfilter

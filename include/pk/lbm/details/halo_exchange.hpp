@@ -13,15 +13,17 @@
 //                          slots its even step reads, except where the link from the
 //                          sender's side is a wall: there the receiver's own bounce-back
 //                          already wrote the slot.
-// start() packs and posts the messages once the layers beside the ghost layers have taken
-// the step, finish() waits and unpacks: the rest of the slab takes the step in between.
+// start() packs the messages once the layers beside the ghost layers have taken the step,
+// finish() sends, waits and unpacks: the rest of the slab takes the step in between.
 // Messages are tagged by the face they leave through, so two ranks that are each other's
 // low and high neighbours (2 ranks, periodic axis), or one rank that is its own, pair up.
 // Buffers live in the space's memory; MPI reads them there when it is GPU-aware (or the
-// space is the host's), else through host mirrors.
+// space is the host's), else through pinned host buffers, copied on a stream of their own
+// while the rest of the slab takes the step.
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/storage.hpp>
 #include <pk/lbm/lattice.hpp>
+#include <pk/core/spaces.hpp>
 #include <pk/lbm/slabs.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/mpi/devices.hpp>
@@ -69,26 +71,35 @@ template <class ExecutionSpace, class Storage>
 class HaloExchange {
   using MemorySpace = typename ExecutionSpace::memory_space;
   using Buffer = Kokkos::View<Storage**, Kokkos::LayoutLeft, MemorySpace>;
+  using Staged = Kokkos::View<Storage**, Kokkos::LayoutLeft, StagingSpace<ExecutionSpace>>;
   static constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
 
  public:
   HaloExchange(const mpi::Communicator& comm, const ExecutionSpace& space, const Slab& slab,
                const Grid<MemorySpace>& grid)
-      : comm_(comm), space_(space), slab_(slab), grid_(grid), staged_(!host_memory && !mpi::gpu_aware()) {
+      : comm_(comm),
+        space_(space),
+        copies_(independent_instance(space)),
+        slab_(slab),
+        grid_(grid),
+        staged_(!host_memory && !mpi::gpu_aware()) {
     const int extent[3] = {grid.nx, grid.ny, grid.nz};
     face_cells_ = extent[0] * extent[1] * extent[2] / extent[slab.axis];
     for (int side = 0; side < 2; ++side) {
       if (neighbour(side) < 0) continue;
       send_[side] = Buffer(Kokkos::view_alloc(space, "pk::lbm::halo::send"), face_cells_, crossing_directions);
       receive_[side] = Buffer(Kokkos::view_alloc(space, "pk::lbm::halo::receive"), face_cells_, crossing_directions);
-      send_host_[side] = Kokkos::create_mirror_view(send_[side]);
-      receive_host_[side] = Kokkos::create_mirror_view(receive_[side]);
+      if (!staged_) continue;
+      send_host_[side] = Staged(Kokkos::view_alloc("pk::lbm::halo::send_staged"), face_cells_, crossing_directions);
+      receive_host_[side] =
+          Staged(Kokkos::view_alloc("pk::lbm::halo::receive_staged"), face_cells_, crossing_directions);
     }
   }
 
   // Starts the exchange of the populations crossing both faces for the layout the step
   // under way leaves in `f` (see the top of this file), once the layers beside the ghost
-  // layers have taken it: packs them and posts the messages. finish() puts them in place.
+  // layers have taken it: posts the receives and packs the messages (and sends them, unless
+  // they go through host buffers). Queue the rest of the step, then call finish().
   void start(const Lattice<Storage, MemorySpace>& f, Layout layout, bool shifted) {
     f_ = f;
     layout_ = layout;
@@ -103,20 +114,26 @@ class HaloExchange {
       if (neighbour(side) >= 0)
         copy<true>(side, from_ghosts() ? ghost_layer(side) : boundary_layer(side), outward() ? side : 1 - side);
     space_.fence();
-    for (int side = 0; side < 2; ++side) {
-      if (neighbour(side) < 0) continue;
-      if (staged_) Kokkos::deep_copy(send_host_[side], send_[side]);
-      Storage* sent = staged_ ? send_host_[side].data() : send_[side].data();
-      MPI_Isend(sent, bytes(), MPI_BYTE, neighbour(side), side, comm_.get(), &requests_[pending_++]);
-    }
+    if (!staged_) post_sends();
   }
 
-  // Waits for the messages start() posted and unpacks them (kernels queued on the space).
+  // Sends the staged messages (their copies to the host overlap the kernels queued since
+  // start()), waits for all and unpacks them (kernels queued on the space after those).
   void finish() {
+    if (staged_) {
+      for (int side = 0; side < 2; ++side)
+        if (neighbour(side) >= 0) Kokkos::deep_copy(copies_, send_host_[side], send_[side]);
+      copies_.fence();
+      post_sends();
+    }
     MPI_Waitall(pending_, requests_, MPI_STATUSES_IGNORE);
+    if (staged_) {
+      for (int side = 0; side < 2; ++side)
+        if (neighbour(side) >= 0) Kokkos::deep_copy(copies_, receive_[side], receive_host_[side]);
+      copies_.fence();
+    }
     for (int side = 0; side < 2; ++side) {
       if (neighbour(side) < 0) continue;
-      if (staged_) Kokkos::deep_copy(space_, receive_[side], receive_host_[side]);
       // what the neighbour sent out of its slab comes into this one
       copy<false>(side, from_ghosts() ? boundary_layer(side) : ghost_layer(side), outward() ? 1 - side : side);
     }
@@ -125,6 +142,14 @@ class HaloExchange {
   bool staged() const { return staged_; }
 
  private:
+  void post_sends() {
+    for (int side = 0; side < 2; ++side) {
+      if (neighbour(side) < 0) continue;
+      Storage* sent = staged_ ? send_host_[side].data() : send_[side].data();
+      MPI_Isend(sent, bytes(), MPI_BYTE, neighbour(side), side, comm_.get(), &requests_[pending_++]);
+    }
+  }
+
   int neighbour(int side) const { return side == 0 ? slab_.low_neighbour : slab_.high_neighbour; }
   int ghost_layer(int side) const { return side == 0 ? 0 : slab_.local_extent() - 1; }
   int boundary_layer(int side) const {
@@ -156,13 +181,13 @@ class HaloExchange {
   }
 
   mpi::Communicator comm_;
-  ExecutionSpace space_;
+  ExecutionSpace space_, copies_;  // copies_: the staged messages' copies
   Slab slab_;
   Grid<MemorySpace> grid_;
   bool staged_;
   int face_cells_ = 0;
   std::array<Buffer, 2> send_, receive_;
-  std::array<typename Buffer::HostMirror, 2> send_host_, receive_host_;
+  std::array<Staged, 2> send_host_, receive_host_;
   // the exchange under way
   Lattice<Storage, MemorySpace> f_;
   Layout layout_ = Layout::home;
