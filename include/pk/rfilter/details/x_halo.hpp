@@ -1,0 +1,146 @@
+#pragma once
+// x layers exchanged between the slabs of neighbouring ranks (distributed_three_dvar.hpp),
+// in place, on fields in the extended layout: a rank's slab with `room` x layers on each
+// side, x index = room + slab x. fill() puts the neighbours' layers beside the slab's own;
+// add_back(), its transpose, adds what lies there into the neighbours' own layers and
+// zeroes it. Layers beyond the grid's ends count as zeros.
+#include <pk/core/spaces.hpp>
+#include <pk/mpi/communicator.hpp>
+#include <pk/mpi/devices.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace pk::rfilter::Details {
+
+// target += source, layer by layer (a free function: nvcc takes no device lambda in a
+// private member function).
+template <class Space, class Target, class Source>
+void add_layers(const Space& space, const Target& target, const Source& source) {
+  Kokkos::parallel_for(
+      "pk::rfilter::halo::add",
+      Kokkos::MDRangePolicy<Space, Kokkos::Rank<3, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>(
+          space, {0, 0, 0},
+          {static_cast<int>(source.extent(0)), static_cast<int>(source.extent(1)), static_cast<int>(source.extent(2))}),
+      KOKKOS_LAMBDA(const int i, const int j, const int k) { target(i, j, k) += source(i, j, k); });
+}
+
+template <class Space>
+class XHalo {
+ public:
+  using Memory = typename Space::memory_space;
+  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, Memory, Kokkos::MemoryUnmanaged>;
+
+  // `own`: the slab's x layers; every rank's slab is at least `room` layers thick.
+  XHalo(const mpi::Communicator& comm, const Space& space, int own, int ny, int nz, int room)
+      : comm_(comm),
+        space_(space),
+        own_(own),
+        ny_(ny),
+        nz_(nz),
+        room_(room),
+        staged_(!runs_on_host<Space> && !mpi::gpu_aware()) {
+    for (Buffer* b : {&to_lower_, &to_upper_, &from_lower_, &from_upper_}) {
+      b->on_space = Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(room) * ny * nz);
+      if (staged_) b->on_host = Staged(Kokkos::view_alloc("pk::rfilter::halo::staged"), b->on_space.extent(0));
+    }
+  }
+
+  // The `low` layers below the slab := the lower rank's last `low`; the `high` above := the
+  // upper rank's first `high` (zeros where there is no such rank).
+  void fill(const Field& field, int low, int high) {
+    exchange(layers(field, room_, room_ + high), layers(field, room_ + own_ - low, room_ + own_), low, high,
+             [&](const Field& from_lower, const Field& from_upper) {
+               Kokkos::deep_copy(space_, layers(field, room_ - low, room_), from_lower);
+               Kokkos::deep_copy(space_, layers(field, room_ + own_, room_ + own_ + high), from_upper);
+             });
+  }
+
+  // The transpose of fill(): the `low` layers below the slab are added into the lower rank's
+  // last `low`, the `high` above into the upper rank's first `high`; then they are zeroed.
+  void add_back(const Field& field, int low, int high) {
+    const auto below = layers(field, room_ - low, room_), above = layers(field, room_ + own_, room_ + own_ + high);
+    exchange(below, above, high, low, [&](const Field& from_lower, const Field& from_upper) {
+      if (high > 0) add_layers(space_, layers(field, room_, room_ + high), from_lower);
+      if (low > 0) add_layers(space_, layers(field, room_ + own_ - low, room_ + own_), from_upper);
+      Kokkos::deep_copy(space_, below, 0.0);
+      Kokkos::deep_copy(space_, above, 0.0);
+    });
+  }
+
+  // Whether messages pass through host memory (a GPU space, MPI not GPU-aware).
+  bool staged() const { return staged_; }
+  // Wall time in exchanges so far: packing, messages, unpacking (not the kernels before).
+  double seconds() const { return seconds_; }
+
+ private:
+  using Flat = Kokkos::View<double*, Memory>;
+  using Staged = Kokkos::View<double*, StagingSpace<Space>>;
+  // A message: layers contiguous at the start of a buffer allocated once (a fresh allocation
+  // per message cost more than the filter: page faults on hosts, cudaFree's device
+  // synchronisation on GPUs). MPI reads it where it lies when it can (a host space, or a
+  // GPU-aware MPI), else through pinned host memory. A buffer that no rank sends to stays
+  // zero.
+  struct Buffer {
+    Flat on_space;
+    Staged on_host;
+  };
+
+  static auto layers(const Field& f, int begin, int end) {
+    return Kokkos::subview(f, Kokkos::pair<int, int>(begin, end), Kokkos::ALL, Kokkos::ALL);
+  }
+
+  // Sends `to_lower` and `to_upper`, receives `from_lower` and `from_upper` layers, then
+  // calls land() with the received layers on the space.
+  template <class Down, class Up, class Land>
+  void exchange(const Down& to_lower, const Up& to_upper, int from_lower, int from_upper, const Land& land) {
+    space_.fence();
+    Kokkos::Timer timer;
+    const int rank = comm_.rank(), lower = rank > 0 ? rank - 1 : MPI_PROC_NULL,
+              upper = rank < comm_.size() - 1 ? rank + 1 : MPI_PROC_NULL;
+    stage_out(to_lower, to_lower_);
+    stage_out(to_upper, to_upper_);
+    space_.fence();
+    MPI_Request requests[4];
+    post(MPI_Irecv, from_lower_, from_lower, lower, 0, requests[0]);
+    post(MPI_Irecv, from_upper_, from_upper, upper, 1, requests[1]);
+    post(MPI_Isend, to_lower_, static_cast<int>(to_lower.extent(0)), lower, 1, requests[2]);
+    post(MPI_Isend, to_upper_, static_cast<int>(to_upper.extent(0)), upper, 0, requests[3]);
+    MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+    land(stage_in(from_lower_, from_lower), stage_in(from_upper_, from_upper));
+    space_.fence();
+    seconds_ += timer.seconds();
+  }
+
+  Field message(const Buffer& b, int count) const { return Field(b.on_space.data(), count, ny_, nz_); }
+  std::size_t doubles(int count) const { return std::size_t(count) * ny_ * nz_; }
+
+  template <class Source>
+  void stage_out(const Source& source, const Buffer& b) const {
+    const int count = static_cast<int>(source.extent(0));
+    Kokkos::deep_copy(space_, message(b, count), source);
+    const auto part = Kokkos::pair<std::size_t, std::size_t>(0, doubles(count));
+    if (staged_) Kokkos::deep_copy(space_, Kokkos::subview(b.on_host, part), Kokkos::subview(b.on_space, part));
+  }
+  Field stage_in(const Buffer& b, int count) const {
+    const auto part = Kokkos::pair<std::size_t, std::size_t>(0, doubles(count));
+    if (staged_) Kokkos::deep_copy(space_, Kokkos::subview(b.on_space, part), Kokkos::subview(b.on_host, part));
+    return message(b, count);
+  }
+  template <class Post>
+  void post(Post&& mpi_call, const Buffer& b, int count, int peer, int tag, MPI_Request& request) const {
+    double* data = staged_ ? b.on_host.data() : b.on_space.data();
+    mpi_call(data, static_cast<int>(doubles(count)), MPI_DOUBLE, peer, tag, comm_.get(), &request);
+  }
+
+  mpi::Communicator comm_;
+  Space space_;
+  int own_, ny_, nz_, room_;
+  bool staged_;
+  double seconds_ = 0;
+  Buffer to_lower_, to_upper_, from_lower_, from_upper_;
+};
+
+}  // namespace pk::rfilter::Details
