@@ -4,12 +4,16 @@
     lbm_scaling.py --pk-lbm build/openmp/apps/pk-lbm --ranks 1,2,4 --out build/results
 
 Strong: one lattice (--strong LENGTH WIDTH HEIGHT, a box channel) on every rank count.
-Weak: --weak LENGTH WIDTH HEIGHT per rank, the channel LENGTH x ranks long. Each run is
+Weak: --weak LENGTH WIDTH HEIGHT per rank, stacked along --weak-axis (default x: the channel
+LENGTH x ranks long; z: HEIGHT x ranks high, so that the ranks' slabs meet in x-y planes,
+contiguous in memory, where x-stacked slabs meet in strided y-z planes). Each run is
 pk-lbm under mpirun (1 rank: pk-lbm as it is); its record gains the series ("strong" or
 "weak") and the parallel efficiency against the 1-rank run of the same series, measured in
 the same invocation: MLUPS_N / (D MLUPS_1), D the devices the N ranks run on (--devices;
 default N, one device or core per rank), for strong and for weak (N times the cells) scaling.
-Ranks that share one GPU (--devices 1) thus show the cost of the split itself. Records: lbm-<series>-<pattern>-<precision>-np<N>-<space>.json in --out.
+Ranks that share one GPU (--devices 1) thus show the cost of the split itself. Records:
+lbm-<series>-<pattern>-<precision>-np<N>-<space>.json in --out (series: strong, weak, or
+weak-y / weak-z when stacked along y or z).
 Extra arguments after -- go to pk-lbm (say, --kokkos-num-threads=1).
 """
 import argparse
@@ -46,6 +50,8 @@ def main():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--strong", type=int, nargs=3, default=[126, 30, 30], metavar=("L", "W", "H"))
     parser.add_argument("--weak", type=int, nargs=3, default=[64, 30, 30], metavar=("L", "W", "H"))
+    parser.add_argument("--series", nargs="+", default=["strong", "weak"], choices=["strong", "weak"])
+    parser.add_argument("--weak-axis", default="x", choices=["x", "y", "z"], help="axis the weak series stacks along")
     parser.add_argument("--devices", type=int, default=0, help="devices the ranks share (default: one per rank)")
     parser.add_argument("--out", required=True)
     args, extra = parser.parse_known_args()
@@ -55,10 +61,12 @@ def main():
         sys.exit("lbm_scaling: --ranks must start with 1 (the efficiency's reference)")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for series in ("strong", "weak"):
+    for series in args.series:
         base = None
         for n in ranks:
-            channel = list(args.strong) if series == "strong" else [args.weak[0] * n, *args.weak[1:]]
+            channel = list(args.strong if series == "strong" else args.weak)
+            if series == "weak":
+                channel["xyz".index(args.weak_axis)] *= n
             record = run(args, n, channel, extra)
             metrics = record["metrics"]
             metrics.setdefault("ranks", 1.0)
@@ -70,7 +78,8 @@ def main():
             metrics["devices"] = float(devices)
             metrics["mlups_per_device"] = metrics["mlups"] / devices
             metrics["parallel_efficiency"] = metrics["mlups"] / (devices * base)
-            record["case"] = f"{series}-{args.pattern}-{args.precision}-np{n}"
+            label = series if series == "strong" or args.weak_axis == "x" else f"weak-{args.weak_axis}"
+            record["case"] = f"{label}-{args.pattern}-{args.precision}-np{n}"
             path = out / f"lbm-{record['case']}-{record['space']}.json"
             path.write_text(json.dumps(record, indent=2) + "\n")
             print(f"{series:6} {n} ranks: {metrics['cells_per_rank']:10.0f} cells/rank {metrics['mlups']:8.2f} MLUPS "

@@ -29,7 +29,7 @@ def load(folder):
         if not {"kernel", "case", "device", "metrics"} <= record.keys():
             sys.exit(f"scaling_report: {path} is not a result record")
         if record["kernel"] == "lbm":
-            match = re.fullmatch(r"(strong|weak)-(\w+)-(\w+)-np(\d+)", record["case"])
+            match = re.fullmatch(r"(strong|weak|weak-[yz])-(\w+)-(\w+)-np(\d+)", record["case"])
             if not match:
                 continue
             key = ("lbm", f"{match[1]} {match[2]} {match[3]}", int(match[4]))

@@ -2,8 +2,9 @@
 # On a machine with several GPUs, over a carried staged build with MPI (perf/device/stage.sh;
 # PK_DEVICE_BUILD, default build/device): one rank per GPU. Records in $1:
 #  - the MPI suite on 2 ranks (CUDA and OpenMP ranks);
-#  - LBM fp32 A-A weak scaling (PK_WEAK cells per GPU, default 512^3) and strong scaling of one
-#    lattice (PK_STRONG, default 768^3), 1 vs 2 GPUs (perf/lbm_scaling.py);
+#  - LBM fp32 A-A weak scaling (PK_WEAK cells per GPU, default 512^3, stacked along
+#    PK_WEAK_AXIS, default x) and strong scaling of one lattice (PK_STRONG, default 768^3),
+#    1 vs 2 GPUs (perf/lbm_scaling.py; PK_SERIES=weak runs the weak series alone);
 #  - 3D-Var strong scaling of one field (PK_3DVAR_GRID, default 512,512,256), 1 vs 2 GPUs, at
 #    the default overlap (2.5 sigma) and at PK_3DVAR_WIDE_OVERLAP (default 5 sigma).
 # PK_MPI_ENV names the file that sets up MPI (default: the staged Debian Open MPI's
@@ -28,7 +29,8 @@ read -r -a weak <<<"${PK_WEAK:-512 512 512}"
 read -r -a strong <<<"${PK_STRONG:-768 768 768}"
 timeout 360 python3 perf/lbm_scaling.py --pk-lbm "$bin/pk-lbm" --mpirun "${mpirun[*]}" --ranks 1,2 --space cuda \
   --pattern aa --precision fp32 --steps "${PK_LBM_STEPS:-300}" --strong "${strong[@]}" --weak "${weak[@]}" \
-  --out "$out" || status=1
+  --weak-axis "${PK_WEAK_AXIS:-x}" --series ${PK_SERIES:-strong weak} --out "$out" || status=1
+[ "${PK_SERIES:-strong weak}" = "strong weak" ] || exit $status
 grid=${PK_3DVAR_GRID:-512,512,256}
 sigma=6 observations=${PK_3DVAR_OBSERVATIONS:-1600000}
 for overlap in $(((5 * sigma + 1) / 2)) "${PK_3DVAR_WIDE_OVERLAP:-$((5 * sigma))}"; do

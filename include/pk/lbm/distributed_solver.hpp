@@ -188,10 +188,10 @@ class DistributedSolver {
   const Geometry& geometry() const { return global_; }
   const LocalSolver& local_solver() const { return *solver_; }
   std::int64_t step_count() const { return solver_->step_count(); }
-  // Wall time this rank spent in the ghost-layer exchange since construction: the steps of
-  // the layers beside the ghost layers, packing, posting, waiting for and unpacking the
-  // messages (not the interior step; on a GPU all of this overlaps the interior kernel, so
-  // it bounds the exchange's cost from above).
+  // Wall time this rank spent in the ghost-layer exchange since construction: packing,
+  // posting, waiting for and unpacking the messages (not the interior step that overlaps them;
+  // on a GPU the host waits for the messages while the interior kernel runs, so this time
+  // bounds the exchange's cost from above).
   double exchange_seconds() const { return exchange_seconds_; }
   // Whether the exchange goes through host buffers (a device space and MPI not GPU-aware).
   bool staged() const { return halo_->staged(); }
@@ -199,29 +199,23 @@ class DistributedSolver {
   bool shifted_storage() const { return solver_->shifted_storage(); }
 
  private:
-  // The layers beside the ghost layers take the step first, on the exchange's instance; on a
-  // GPU the rest of the slab takes it at the same time on the space, while the messages travel.
   void step() {
+    for (const Details::CellBox& box : beside_ghosts_) solver_->step_cells(&box);
     Kokkos::Timer timer;
-    for (const Details::CellBox& box : beside_ghosts_) solver_->step_cells(&box, &halo_->faces());
-    halo_->pack(solver_->lattice_after_step(), solver_->layout_after_step(), solver_->shifted());
-    if constexpr (runs_on_host<ExecutionSpace>) halo_->send();  // one instance: the faces are done
+    halo_->start(solver_->lattice_after_step(), solver_->layout_after_step(), solver_->shifted());
     exchange_seconds_ += timer.seconds();
     if (interior_.cells() > 0) solver_->step_cells(&interior_);
-    timer.reset();
-    if constexpr (!runs_on_host<ExecutionSpace>) halo_->send();
-    halo_->finish();
     solver_->end_step();
+    timer.reset();
+    halo_->finish();
     exchange_seconds_ += timer.seconds();  // before the fence, which also waits for the interior
     solver_->space().fence();
   }
 
   // The exchange on its own, for the state a restart leaves.
   void exchange() {
-    solver_->space().fence();  // the packing runs on another instance: the state must be there
     Kokkos::Timer timer;
-    halo_->pack(solver_->f_, solver_->layout(), solver_->shifted());
-    halo_->send();
+    halo_->start(solver_->f_, solver_->layout(), solver_->shifted());
     halo_->finish();
     solver_->space().fence();
     exchange_seconds_ += timer.seconds();

@@ -263,6 +263,7 @@ class Solver {
   using AaPolicy = Kokkos::RangePolicy<
       ExecutionSpace, Kokkos::IndexType<int>,
       std::conditional_t<bounded_steps, typename Details::Launch<ExecutionSpace>::Bounds, Kokkos::LaunchBounds<>>>;
+  AaPolicy aa_policy() const { return AaPolicy(space_, 0, static_cast<int>(geometry_.cell_count())); }
   Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> field_buffer() const {
     return Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::fields"), geometry_.cell_count(), 4);
@@ -331,19 +332,16 @@ class Solver {
     end_step();
   }
 
-  // This step's kernel on the cells of `box`, or on every cell (nullptr), queued on `on` (an
-  // instance of the space; default: the solver's); end_step() then completes the step. Each
-  // cell's update touches memory no other cell's does (A-A: the slots it swaps; A-B: its
-  // own target slots), so disjoint boxes may run on different instances at once.
-  void step_cells(const Details::CellBox* box, const ExecutionSpace* on = nullptr) {
+  // This step's kernel on the cells of `box`, or on every cell (nullptr); end_step() then
+  // completes the step.
+  void step_cells(const Details::CellBox* box) {
     using Details::Kernel;
-    const ExecutionSpace& space = on ? *on : space_;
     if (parameters_.streaming == Streaming::ab)
-      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_, box, space);
+      launch<Kernel::ab_stream_collide>("pk::lbm::ab::stream_collide", f_, f_next_, box);
     else if (steps_ % 2 == 0)  // the paper's A-A:1
-      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_, box, space);
+      launch<Kernel::aa_collide>("pk::lbm::aa::collide", f_, f_, box);
     else  // A-A:2
-      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_, box, space);
+      launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::stream_collide_stream", f_, f_, box);
   }
 
   void end_step() {
@@ -362,14 +360,15 @@ class Solver {
   // instantiation, so the kernels carry no run-time test of it.
   template <Details::Kernel kernel>
   void launch(const char* label, const Distributions& source, const Distributions& target,
-              const Details::CellBox* box, const ExecutionSpace& space) const {
+              const Details::CellBox* box) const {
     if constexpr (can_shift && kernel != Details::Kernel::ab_stream_collide)
-      if (shifted_) return launch_on<kernel, true>(label, source, target, box, space);
-    launch_on<kernel, false>(label, source, target, box, space);
+      if (shifted_) return launch_on<kernel, true>(label, source, target, box);
+    launch_on<kernel, false>(label, source, target, box);
   }
 
   // The A-A even step in shifted storage stages rows of cells through a team's scratch;
-  // a box narrower in x than a team (a ghost-side layer of a slab cut along x) runs per cell.
+  // a box narrower in x than a team (the layer beside a ghost layer of a slab cut along x)
+  // runs per cell instead of a team per cell.
   template <Details::Kernel kernel, bool in_shifted_storage>
   static bool staged_even_step(const Details::CellBox* box) {
     if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage)
@@ -379,7 +378,7 @@ class Solver {
 
   template <Details::Kernel kernel, bool in_shifted_storage>
   void launch_on(const char* label, const Distributions& source, const Distributions& target,
-                 const Details::CellBox* box, const ExecutionSpace& space) const {
+                 const Details::CellBox* box) const {
     using Cells = Details::StreamCollide<ExecutionSpace, storage_type, kernel, in_shifted_storage>;
     using Rows = Details::StreamCollideRows<ExecutionSpace, storage_type, kernel>;
     using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
@@ -391,22 +390,22 @@ class Solver {
                       static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
       if (box)
-        Kokkos::parallel_for(label, Range(space, 0, box->rows()), Details::BoxRows<Rows>{Rows{cells}, *box});
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), Details::BoxRows<Rows>{Rows{cells}, *box});
       else
-        Kokkos::parallel_for(label, Range(space, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
+        Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
     } else if (staged_even_step<kernel, in_shifted_storage>(box)) {
       if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage)
         Details::StagedCollide<ExecutionSpace, storage_type>::launch(
-            label, space, cells, box ? *box : Details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
+            label, space_, cells, box ? *box : Details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
     } else if (box) {
       if constexpr (kernel == Details::Kernel::ab_stream_collide)
-        Kokkos::parallel_for(label, Range(space, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
+        Kokkos::parallel_for(label, Range(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
       else
-        Kokkos::parallel_for(label, AaPolicy(space, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
+        Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
     } else if constexpr (kernel == Details::Kernel::ab_stream_collide) {
-      Kokkos::parallel_for(label, Range(space, 0, static_cast<int>(geometry_.cell_count())), cells);
+      Kokkos::parallel_for(label, policy(), cells);
     } else {
-      Kokkos::parallel_for(label, AaPolicy(space, 0, static_cast<int>(geometry_.cell_count())), cells);
+      Kokkos::parallel_for(label, aa_policy(), cells);
     }
   }
 

@@ -13,15 +13,13 @@
 //                          slots its even step reads, except where the link from the
 //                          sender's side is a wall: there the receiver's own bounce-back
 //                          already wrote the slot.
-// pack() queues the packing of the messages on the faces' instance (faces()), after the
-// layers beside the ghost layers have taken the step there; send() waits for them and posts
-// them; finish() waits for the messages and queues their unpacking on the space. On a GPU
-// the rest of the slab takes the step on the space meanwhile (faces() is a second stream:
-// pk::independent_instance); on the host, where the two are one, call send() before it.
+// start() packs the messages once the layers beside the ghost layers have taken the step,
+// finish() sends, waits and unpacks: the rest of the slab takes the step in between.
 // Messages are tagged by the face they leave through, so two ranks that are each other's
 // low and high neighbours (2 ranks, periodic axis), or one rank that is its own, pair up.
 // Buffers live in the space's memory; MPI reads them there when it is GPU-aware (or the
-// space is the host's), else through pinned host buffers, copied on the faces' stream.
+// space is the host's), else through pinned host buffers, copied on a stream of their own
+// while the rest of the slab takes the step.
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/storage.hpp>
 #include <pk/lbm/lattice.hpp>
@@ -81,7 +79,7 @@ class HaloExchange {
                const Grid<MemorySpace>& grid)
       : comm_(comm),
         space_(space),
-        faces_(independent_instance(space)),
+        copies_(independent_instance(space)),
         slab_(slab),
         grid_(grid),
         staged_(!host_memory && !mpi::gpu_aware()) {
@@ -98,12 +96,11 @@ class HaloExchange {
     }
   }
 
-  // The instance to queue the steps of the layers beside the ghost layers on, before pack().
-  const ExecutionSpace& faces() const { return faces_; }
-
-  // Posts the receives and queues, on faces(), the packing of the populations crossing both
-  // faces for the layout the step under way leaves in `f` (see the top of this file).
-  void pack(const Lattice<Storage, MemorySpace>& f, Layout layout, bool shifted) {
+  // Starts the exchange of the populations crossing both faces for the layout the step
+  // under way leaves in `f` (see the top of this file), once the layers beside the ghost
+  // layers have taken it: posts the receives and packs the messages (and sends them, unless
+  // they go through host buffers). Queue the rest of the step, then call finish().
+  void start(const Lattice<Storage, MemorySpace>& f, Layout layout, bool shifted) {
     f_ = f;
     layout_ = layout;
     shifted_ = shifted;
@@ -115,15 +112,37 @@ class HaloExchange {
     }
     for (int side = 0; side < 2; ++side)
       if (neighbour(side) >= 0)
-        copy<true>(faces_, side, from_ghosts() ? ghost_layer(side) : boundary_layer(side), outward() ? side : 1 - side);
+        copy<true>(side, from_ghosts() ? ghost_layer(side) : boundary_layer(side), outward() ? side : 1 - side);
+    space_.fence();
+    if (!staged_) post_sends();
   }
 
-  // Waits for the packing (and the copies to the host, where staged) and posts the messages.
-  void send() {
-    if (staged_)
+  // Sends the staged messages (their copies to the host overlap the kernels queued since
+  // start()), waits for all and unpacks them (kernels queued on the space after those).
+  void finish() {
+    if (staged_) {
       for (int side = 0; side < 2; ++side)
-        if (neighbour(side) >= 0) Kokkos::deep_copy(faces_, send_host_[side], send_[side]);
-    faces_.fence();
+        if (neighbour(side) >= 0) Kokkos::deep_copy(copies_, send_host_[side], send_[side]);
+      copies_.fence();
+      post_sends();
+    }
+    MPI_Waitall(pending_, requests_, MPI_STATUSES_IGNORE);
+    if (staged_) {
+      for (int side = 0; side < 2; ++side)
+        if (neighbour(side) >= 0) Kokkos::deep_copy(copies_, receive_[side], receive_host_[side]);
+      copies_.fence();
+    }
+    for (int side = 0; side < 2; ++side) {
+      if (neighbour(side) < 0) continue;
+      // what the neighbour sent out of its slab comes into this one
+      copy<false>(side, from_ghosts() ? boundary_layer(side) : ghost_layer(side), outward() ? 1 - side : side);
+    }
+  }
+
+  bool staged() const { return staged_; }
+
+ private:
+  void post_sends() {
     for (int side = 0; side < 2; ++side) {
       if (neighbour(side) < 0) continue;
       Storage* sent = staged_ ? send_host_[side].data() : send_[side].data();
@@ -131,25 +150,6 @@ class HaloExchange {
     }
   }
 
-  // Waits for the messages and queues their unpacking on the space, after its kernels.
-  void finish() {
-    MPI_Waitall(pending_, requests_, MPI_STATUSES_IGNORE);
-    if (staged_) {
-      for (int side = 0; side < 2; ++side)
-        if (neighbour(side) >= 0) Kokkos::deep_copy(faces_, receive_[side], receive_host_[side]);
-      faces_.fence();
-    }
-    for (int side = 0; side < 2; ++side) {
-      if (neighbour(side) < 0) continue;
-      // what the neighbour sent out of its slab comes into this one
-      copy<false>(space_, side, from_ghosts() ? boundary_layer(side) : ghost_layer(side),
-                  outward() ? 1 - side : side);
-    }
-  }
-
-  bool staged() const { return staged_; }
-
- private:
   int neighbour(int side) const { return side == 0 ? slab_.low_neighbour : slab_.high_neighbour; }
   int ghost_layer(int side) const { return side == 0 ? 0 : slab_.local_extent() - 1; }
   int boundary_layer(int side) const {
@@ -170,18 +170,18 @@ class HaloExchange {
   }
 
   template <bool pack>
-  void copy(const ExecutionSpace& on, int side, int layer, int towards) {
+  void copy(int side, int layer, int towards) {
     using Policy =
         Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>;
     Kokkos::parallel_for(
         pack ? "pk::lbm::halo::pack" : "pk::lbm::halo::unpack",
-        Policy(on, {0, 0}, {face_cells_, crossing_directions}),
+        Policy(space_, {0, 0}, {face_cells_, crossing_directions}),
         FaceCopy<ExecutionSpace, Storage, pack>{f_, grid_, pack ? send_[side] : receive_[side], directions(towards),
                                                 slab_.axis, layer, shifted_, !pack && from_ghosts()});
   }
 
   mpi::Communicator comm_;
-  ExecutionSpace space_, faces_;  // faces_: the layers beside the ghost layers and the messages
+  ExecutionSpace space_, copies_;  // copies_: the staged messages' copies
   Slab slab_;
   Grid<MemorySpace> grid_;
   bool staged_;
