@@ -279,8 +279,8 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   if (world.rank() != 0) return;
   print_summary(name, result,
                 " on " + std::to_string(world.size()) + " ranks (x slabs, overlap " +
-                    std::to_string(setup.chunking.overlap) + ", " +
-                    pk::format_number(100 * communication_share, 2) + " % of the time communicating)",
+                    std::to_string(setup.chunking.overlap) + ", " + pk::format_number(100 * communication_share, 2) +
+                    " % of the time communicating)",
                 background_rmse, analysis_rmse, seconds);
   pk::ResultRecord record{
       "3dvar",

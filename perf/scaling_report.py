@@ -2,7 +2,10 @@
 """Multi-GPU scaling from the records of perf/device/multi_gpu.sh: a Markdown table and a
 PNG chart of LBM weak and strong scaling and of 3D-Var strong scaling.
 
-    /usr/bin/python3 perf/scaling_report.py RESULTS-DIR [--out DIR]
+    /usr/bin/python3 perf/scaling_report.py [NAME=]RESULTS-DIR... [--out DIR]
+
+Each folder is read recursively; with several, NAME (default: the folder's name) labels
+its rows and bars.
 
 LBM records (perf/lbm_scaling.py) carry their parallel efficiency. For 3D-Var the efficiency
 is computed here: t_1 / (N t_N), t_1 from the one-rank record (the single-GPU ThreeDVar) in
@@ -21,9 +24,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
 
-def load(folder):
-    """{(kernel, series or folder, ranks): record} from every record under folder."""
-    found = {}
+def load(folder, name, found):
+    """Adds {(kernel, series or folder, ranks): record} from every record under folder."""
+    prefix = f"{name}: " if name else ""
     for path in sorted(pathlib.Path(folder).rglob("*.json")):
         record = json.loads(path.read_text())
         if not {"kernel", "case", "device", "metrics"} <= record.keys():
@@ -32,18 +35,17 @@ def load(folder):
             match = re.fullmatch(r"(strong|weak|weak-[yz])-(\w+)-(\w+)-np(\d+)", record["case"])
             if not match:
                 continue
-            key = ("lbm", f"{match[1]} {match[2]} {match[3]}", int(match[4]))
+            key = ("lbm", f"{prefix}{match[1]} {match[2]} {match[3]}", int(match[4]))
         elif record["kernel"] == "3dvar":
             match = re.fullmatch(r"synthetic(?:-np(\d+))?", record["case"])
             if not match:
                 continue
-            key = ("3dvar", path.parent.name, int(match[1] or 1))
+            key = ("3dvar", f"{prefix}{path.parent.name}", int(match[1] or 1))
         else:
             continue
         if key in found:
             sys.exit(f"scaling_report: two records for {key} (the second: {path})")
         found[key] = record
-    return found
 
 
 def lbm_rows(records):
@@ -97,7 +99,8 @@ def table(lbm, var):
 
 
 def chart(lbm, var, path):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    groups = max(len({row["series"] for row in lbm}), len({row["folder"] for row in var}), 1)
+    fig, axes = plt.subplots(1, 2, figsize=(max(11, 2.4 * groups), 5))
     for ax, rows, label, value, note in (
             (axes[0], lbm, "series", "glups", "efficiency"),
             (axes[1], var, "folder", "seconds", "speedup")):
@@ -114,7 +117,7 @@ def chart(lbm, var, path):
                         if n > 1:
                             ax.annotate(f"{note} {row[note]:.2f}", (x, row[value]), ha="center", va="bottom",
                                         fontsize=8)
-        ax.set_xticks(range(len(groups)), groups, fontsize=8)
+        ax.set_xticks(range(len(groups)), [g.replace(": ", ":\n") for g in groups], fontsize=8)
         ax.legend(fontsize=8)
     axes[0].set_title("LBM: GLUPS (higher is better)")
     axes[1].set_title("3D-Var: seconds per analysis (lower is better)")
@@ -124,16 +127,21 @@ def chart(lbm, var, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("--out", help="folder for scaling.md and scaling.png (default: the results folder)")
+    parser.add_argument("results", nargs="+", metavar="[NAME=]RESULTS-DIR")
+    parser.add_argument("--out", help="folder for scaling.md and scaling.png (default: the one results folder)")
     args = parser.parse_args()
-    if not pathlib.Path(args.results).is_dir():
-        sys.exit(f"scaling_report: {args.results} is not a folder")
-    records = load(args.results)
+    if len(args.results) > 1 and not args.out:
+        sys.exit("scaling_report: several results folders need --out")
+    records = {}
+    for spec in args.results:
+        name, _, folder = spec.rpartition("=")
+        if not pathlib.Path(folder).is_dir():
+            sys.exit(f"scaling_report: {folder} is not a folder")
+        load(folder, name or (pathlib.Path(folder).name if len(args.results) > 1 else ""), records)
     lbm, var = lbm_rows(records), var_rows(records)
     if not lbm and not var:
-        sys.exit(f"scaling_report: no LBM or 3D-Var scaling records under {args.results}")
-    out = pathlib.Path(args.out or args.results)
+        sys.exit(f"scaling_report: no LBM or 3D-Var scaling records under {' '.join(args.results)}")
+    out = pathlib.Path(args.out or args.results[0])
     out.mkdir(parents=True, exist_ok=True)
     (out / "scaling.md").write_text(table(lbm, var))
     chart(lbm, var, out / "scaling.png")

@@ -121,7 +121,7 @@ double relative_chunking_error(const rf::SyntheticSettings& s, const typename rf
 
 // N ranks against one rank's ThreeDVar: the same analysis on one rank (to CG's tolerance);
 // on more, by no more than the filter's chunking error (relative to the largest increment:
-// 4.2e-2 on 2 and 4 ranks, where the chunked filter differs by 7.9e-2).
+// 2.5e-3 on 2 ranks and 2.7e-3 on 4, where the chunked filter differs by 4.3e-3).
 TYPED_TEST(RfilterDistributed, AnalysisMatchesOneRank) {
   const pk::mpi::Communicator world;
   const auto s = small_case();

@@ -396,7 +396,8 @@ class Solver {
     } else if (staged_even_step<kernel, in_shifted_storage>(box)) {
       if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage)
         Details::StagedCollide<ExecutionSpace, storage_type>::launch(
-            label, space_, cells, box ? *box : Details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
+            label, space_, cells,
+            box ? *box : Details::CellBox{0, geometry_.nx(), 0, geometry_.ny(), 0, geometry_.nz()});
     } else if (box) {
       if constexpr (kernel == Details::Kernel::ab_stream_collide)
         Kokkos::parallel_for(label, Range(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});

@@ -2,17 +2,18 @@
 // 3D-Var on several MPI ranks (built with PK_ENABLE_MPI): the grid split along x into
 // slabs, one per rank, which are the chunks of the overlapped decomposition (Algorithm 2,
 // eqs. (10)-(11) with t = ranks). V filters along x each slab with m entries of each
-// neighbour on either side (zeros beyond the grid, as apply_filter_chunked does) and keeps
-// its own; along y and z a slab holds whole lines. So this V is the chunked one, and the
-// analysis differs from one rank's by the chunking error (m = 2.5 sigma: the paper's
-// choice). V^T is its exact transpose: own entries filtered with the adjoint, the halo
-// parts added into the neighbours. Observations go to the rank owning their cell's lower x
+// neighbour it has (at the grid's ends, the filter's end conditions, as apply_filter_chunked
+// does) and keeps its own; along y and z a slab holds whole lines. So this V is the chunked
+// one, and the analysis differs from one rank's by the chunking error at the seams (m = 2.5
+// sigma: the paper's choice). V^T is its exact transpose: own entries filtered with the
+// adjoint, the halo parts added into the neighbours. Observations go to the rank owning their cell's lower x
 // corner, which reads one more x layer of its upper neighbour (H) and adds into it (H^T).
 // CG's dot products and norms are summed over ranks with MPI_Allreduce.
 //
 // CG iterates on vectors in the extended layout (details/x_halo.hpp): the slab with m x
-// layers of room on each side, zero there between operator calls, so that the halos are
-// exchanged in place and the x filter runs on the extended lines without copies.
+// layers of room on each side that has a neighbour, zero there between operator calls, so
+// that the halos are exchanged in place and the x filter runs on the extended lines without
+// copies.
 //
 //   pk::rfilter::DistributedThreeDVar<Kokkos::OpenMP> var(world, space, grid, covariance, overlap, observations);
 //   var.analyse(background, analysis, 1e-8, 200);  // background, analysis: this rank's slab
@@ -65,7 +66,6 @@ struct MpiReduction {
   }
 };
 
-
 template <class Space>
 class DistributedThreeDVar {
  public:
@@ -81,9 +81,10 @@ class DistributedThreeDVar {
         grid_(grid),
         covariance_(covariance),
         slab_(checked_slab(comm, grid, overlap)),
-        room_(comm.size() > 1 ? overlap : 0),
-        extended_grid_{slab_.size() + 2 * room_, grid.ny, grid.nz},
-        halo_(comm, space, slab_.size(), grid.ny, grid.nz, room_) {
+        room_below_(comm.rank() > 0 ? overlap : 0),
+        extended_grid_{room_below_ + slab_.size() + (comm.rank() < comm.size() - 1 ? overlap : 0), grid.ny, grid.nz},
+        overlap_(overlap),
+        halo_(comm, space, slab_.size(), grid.ny, grid.nz, overlap) {
     check_covariance(covariance);
     check_observations(observations, grid);
     constexpr double pi = 3.14159265358979323846;
@@ -92,13 +93,14 @@ class DistributedThreeDVar {
     for (int a = 0; a < 3; ++a)
       if (extent[a] > 1) scale_ *= std::sqrt(2.0 * std::sqrt(pi) * covariance.per_axis[a].sigma);
     // this rank's observations: those whose cell's lower x corner it owns, in extended
-    // coordinates (their upper corner is at most the first layer of room above the slab)
+    // coordinates (their upper corner is at most the first layer of room above the slab;
+    // on the last rank, the clamp at the grid's end keeps them in the slab)
     ObservationSet mine;
     for (std::size_t o = 0; o < observations.size(); ++o) {
       int lower = static_cast<int>(observations.x[o]);
       if (lower > grid.nx - 2) lower = grid.nx - 2;
       if (grid.nx > 1 ? lower < slab_.begin || lower >= slab_.end : comm.rank() != 0) continue;
-      mine.x.push_back(observations.x[o] - slab_.begin + room_);
+      mine.x.push_back(observations.x[o] - slab_.begin + room_below_);
       mine.y.push_back(observations.y[o]);
       mine.z.push_back(observations.z[o]);
       mine.value.push_back(observations.value[o]);
@@ -168,8 +170,8 @@ class DistributedThreeDVar {
   }
   Field as_slab_field(const Vector& v) const { return Field(v.data(), slab_.size(), grid_.ny, grid_.nz); }
   auto slab_part(const Vector& e) const {
-    return Kokkos::subview(as_extended_field(e), Kokkos::pair<int, int>(room_, room_ + slab_.size()), Kokkos::ALL,
-                           Kokkos::ALL);
+    return Kokkos::subview(as_extended_field(e), Kokkos::pair<int, int>(room_below_, room_below_ + slab_.size()),
+                           Kokkos::ALL, Kokkos::ALL);
   }
   // A slab vector in the extended layout (room zero), and back.
   Vector extended(const Vector& x) const {
@@ -187,8 +189,8 @@ class DistributedThreeDVar {
     check_grid(grid);
     const std::string ranks = "3D-Var on " + std::to_string(comm.size()) + " ranks: ";
     require(comm.size() == 1 || 2 * comm.size() <= grid.nx,
-            ranks + "the grid has only " + std::to_string(grid.nx) +
-                " x layers; use at most " + std::to_string(grid.nx / 2) + " ranks (2 x layers each)");
+            ranks + "the grid has only " + std::to_string(grid.nx) + " x layers; use at most " +
+                std::to_string(grid.nx / 2) + " ranks (2 x layers each)");
     require(comm.size() == 1 || overlap >= 1,
             ranks + "the overlap must be at least 1 (H reads one x layer of the next rank)");
     require(overlap >= 0 && (comm.size() == 1 || overlap <= grid.nx / comm.size()),
@@ -199,7 +201,7 @@ class DistributedThreeDVar {
 
   // The slab of x := V x (room: anything on entry, not zero on exit).
   void apply_v_extended(const Vector& x) {
-    halo_.fill(as_extended_field(x), room_, room_);
+    halo_.fill(as_extended_field(x), overlap_, overlap_);
     apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0]);
     filter_y_z(x, Transpose::no);
     Details::scale_in_place(space_, x, scale_);
@@ -210,7 +212,7 @@ class DistributedThreeDVar {
     Details::scale_in_place(space_, x, scale_);
     filter_y_z(x, Transpose::yes);
     apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0], Transpose::yes);
-    halo_.add_back(as_extended_field(x), room_, room_);
+    halo_.add_back(as_extended_field(x), overlap_, overlap_);
   }
 
   // out = (I + V^T H^T R^-1 H V) in (collective; extended layout, room zero).
@@ -237,7 +239,7 @@ class DistributedThreeDVar {
   // values = H field: this rank's observations, from its slab and the upper rank's first
   // x layer, put in the first layer of room above the slab.
   void observe(const Vector& field, const Vector& values) {
-    if (room_ > 0) halo_.fill(as_extended_field(field), 0, 1);
+    halo_.fill(as_extended_field(field), 0, 1);
     interpolate(space_, extended_grid_, observations_, field, values);
     space_.fence();
   }
@@ -245,7 +247,7 @@ class DistributedThreeDVar {
   // rank's first layer (field's room: zero on entry and on exit).
   void add_observed_transpose(const Vector& values, const Vector& field) {
     add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes);
-    if (room_ > 0) halo_.add_back(as_extended_field(field), 0, 1);
+    halo_.add_back(as_extended_field(field), 0, 1);
   }
 
   mpi::Communicator comm_;
@@ -253,8 +255,9 @@ class DistributedThreeDVar {
   Grid grid_;
   BackgroundCovariance covariance_;
   XSlab slab_;
-  int room_;             // x layers beside the slab in the extended layout: the overlap m
-  Grid extended_grid_;   // the slab and its room
+  int room_below_;      // x layers of room below the slab in the extended layout
+  Grid extended_grid_;  // the slab and its room
+  int overlap_;         // m
   Details::XHalo<Space> halo_;
   Observations<Memory> observations_;
   Vector work_, obs_work_;

@@ -20,10 +20,10 @@
 // Buffers live in the space's memory; MPI reads them there when it is GPU-aware (or the
 // space is the host's), else through pinned host buffers, copied on a stream of their own
 // while the rest of the slab takes the step.
+#include <pk/core/spaces.hpp>
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/storage.hpp>
 #include <pk/lbm/lattice.hpp>
-#include <pk/core/spaces.hpp>
 #include <pk/lbm/slabs.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/mpi/devices.hpp>

@@ -1,9 +1,9 @@
 #pragma once
 // x layers exchanged between the slabs of neighbouring ranks (distributed_three_dvar.hpp),
-// in place, on fields in the extended layout: a rank's slab with `room` x layers on each
-// side, x index = room + slab x. fill() puts the neighbours' layers beside the slab's own;
-// add_back(), its transpose, adds what lies there into the neighbours' own layers and
-// zeroes it. Layers beyond the grid's ends count as zeros.
+// in place, on fields in the extended layout: a rank's slab with x layers of room on each
+// side that has a neighbour (none at the grid's ends), x index = room below + slab x.
+// fill() puts the neighbours' layers beside the slab's own; add_back(), its transpose, adds
+// what lies there into the neighbours' own layers and zeroes it.
 #include <pk/core/spaces.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/mpi/devices.hpp>
@@ -19,6 +19,7 @@ namespace pk::rfilter::Details {
 // private member function).
 template <class Space, class Target, class Source>
 void add_layers(const Space& space, const Target& target, const Source& source) {
+  if (source.size() == 0) return;
   Kokkos::parallel_for(
       "pk::rfilter::halo::add",
       Kokkos::MDRangePolicy<Space, Kokkos::Rank<3, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>(
@@ -33,14 +34,17 @@ class XHalo {
   using Memory = typename Space::memory_space;
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, Memory, Kokkos::MemoryUnmanaged>;
 
-  // `own`: the slab's x layers; every rank's slab is at least `room` layers thick.
+  // `own`: the slab's x layers; `room`: the layers of room beside it where it has a
+  // neighbour; every rank's slab is at least `room` layers thick.
   XHalo(const mpi::Communicator& comm, const Space& space, int own, int ny, int nz, int room)
       : comm_(comm),
         space_(space),
+        lower_(comm.rank() > 0 ? comm.rank() - 1 : MPI_PROC_NULL),
+        upper_(comm.rank() < comm.size() - 1 ? comm.rank() + 1 : MPI_PROC_NULL),
         own_(own),
         ny_(ny),
         nz_(nz),
-        room_(room),
+        room_below_(lower_ != MPI_PROC_NULL ? room : 0),
         staged_(!runs_on_host<Space> && !mpi::gpu_aware()) {
     for (Buffer* b : {&to_lower_, &to_upper_, &from_lower_, &from_upper_}) {
       b->on_space = Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(room) * ny * nz);
@@ -49,22 +53,27 @@ class XHalo {
   }
 
   // The `low` layers below the slab := the lower rank's last `low`; the `high` above := the
-  // upper rank's first `high` (zeros where there is no such rank).
+  // upper rank's first `high` (where there is such a rank).
   void fill(const Field& field, int low, int high) {
-    exchange(layers(field, room_, room_ + high), layers(field, room_ + own_ - low, room_ + own_), low, high,
-             [&](const Field& from_lower, const Field& from_upper) {
-               Kokkos::deep_copy(space_, layers(field, room_ - low, room_), from_lower);
-               Kokkos::deep_copy(space_, layers(field, room_ + own_, room_ + own_ + high), from_upper);
+    const int below = has_lower() ? low : 0, above = has_upper() ? high : 0;
+    const int first = room_below_, end = room_below_ + own_;
+    exchange(layers(field, first, first + (has_lower() ? high : 0)), layers(field, end - (has_upper() ? low : 0), end),
+             below, above, [&](const Field& from_lower, const Field& from_upper) {
+               Kokkos::deep_copy(space_, layers(field, first - below, first), from_lower);
+               Kokkos::deep_copy(space_, layers(field, end, end + above), from_upper);
              });
   }
 
   // The transpose of fill(): the `low` layers below the slab are added into the lower rank's
   // last `low`, the `high` above into the upper rank's first `high`; then they are zeroed.
   void add_back(const Field& field, int low, int high) {
-    const auto below = layers(field, room_ - low, room_), above = layers(field, room_ + own_, room_ + own_ + high);
-    exchange(below, above, high, low, [&](const Field& from_lower, const Field& from_upper) {
-      if (high > 0) add_layers(space_, layers(field, room_, room_ + high), from_lower);
-      if (low > 0) add_layers(space_, layers(field, room_ + own_ - low, room_ + own_), from_upper);
+    const int first = room_below_, end = room_below_ + own_;
+    const auto below = layers(field, first - (has_lower() ? low : 0), first);
+    const auto above = layers(field, end, end + (has_upper() ? high : 0));
+    const int from_lower = has_lower() ? high : 0, from_upper = has_upper() ? low : 0;
+    exchange(below, above, from_lower, from_upper, [&](const Field& lower_part, const Field& upper_part) {
+      add_layers(space_, layers(field, first, first + from_lower), lower_part);
+      add_layers(space_, layers(field, end - from_upper, end), upper_part);
       Kokkos::deep_copy(space_, below, 0.0);
       Kokkos::deep_copy(space_, above, 0.0);
     });
@@ -81,13 +90,14 @@ class XHalo {
   // A message: layers contiguous at the start of a buffer allocated once (a fresh allocation
   // per message cost more than the filter: page faults on hosts, cudaFree's device
   // synchronisation on GPUs). MPI reads it where it lies when it can (a host space, or a
-  // GPU-aware MPI), else through pinned host memory. A buffer that no rank sends to stays
-  // zero.
+  // GPU-aware MPI), else through pinned host memory.
   struct Buffer {
     Flat on_space;
     Staged on_host;
   };
 
+  bool has_lower() const { return lower_ != MPI_PROC_NULL; }
+  bool has_upper() const { return upper_ != MPI_PROC_NULL; }
   static auto layers(const Field& f, int begin, int end) {
     return Kokkos::subview(f, Kokkos::pair<int, int>(begin, end), Kokkos::ALL, Kokkos::ALL);
   }
@@ -98,16 +108,14 @@ class XHalo {
   void exchange(const Down& to_lower, const Up& to_upper, int from_lower, int from_upper, const Land& land) {
     space_.fence();
     Kokkos::Timer timer;
-    const int rank = comm_.rank(), lower = rank > 0 ? rank - 1 : MPI_PROC_NULL,
-              upper = rank < comm_.size() - 1 ? rank + 1 : MPI_PROC_NULL;
     stage_out(to_lower, to_lower_);
     stage_out(to_upper, to_upper_);
     space_.fence();
     MPI_Request requests[4];
-    post(MPI_Irecv, from_lower_, from_lower, lower, 0, requests[0]);
-    post(MPI_Irecv, from_upper_, from_upper, upper, 1, requests[1]);
-    post(MPI_Isend, to_lower_, static_cast<int>(to_lower.extent(0)), lower, 1, requests[2]);
-    post(MPI_Isend, to_upper_, static_cast<int>(to_upper.extent(0)), upper, 0, requests[3]);
+    post(MPI_Irecv, from_lower_, from_lower, lower_, 0, requests[0]);
+    post(MPI_Irecv, from_upper_, from_upper, upper_, 1, requests[1]);
+    post(MPI_Isend, to_lower_, static_cast<int>(to_lower.extent(0)), lower_, 1, requests[2]);
+    post(MPI_Isend, to_upper_, static_cast<int>(to_upper.extent(0)), upper_, 0, requests[3]);
     MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
     land(stage_in(from_lower_, from_lower), stage_in(from_upper_, from_upper));
     space_.fence();
@@ -137,7 +145,8 @@ class XHalo {
 
   mpi::Communicator comm_;
   Space space_;
-  int own_, ny_, nz_, room_;
+  int lower_, upper_;  // neighbouring ranks, MPI_PROC_NULL at the grid's ends
+  int own_, ny_, nz_, room_below_;
   bool staged_;
   double seconds_ = 0;
   Buffer to_lower_, to_upper_, from_lower_, from_upper_;
