@@ -24,13 +24,26 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
 
+def fail(message):
+    print(f"scaling_report: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# The metrics each kind of record must carry.
+NEEDED = {"lbm": {"mlups", "cells_per_rank", "parallel_efficiency"}, "3dvar": {"wall_seconds", "cg_iterations",
+                                                                              "analysis_rmse", "n"}}
+
+
 def load(folder, name, found):
     """Adds {(kernel, series or folder, ranks): record} from every record under folder."""
     prefix = f"{name}: " if name else ""
     for path in sorted(pathlib.Path(folder).rglob("*.json")):
-        record = json.loads(path.read_text())
-        if not {"kernel", "case", "device", "metrics"} <= record.keys():
-            sys.exit(f"scaling_report: {path} is not a result record")
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            fail(f"{path}: not a readable JSON record ({error})")
+        if not isinstance(record, dict) or not {"kernel", "case", "device", "metrics"} <= record.keys():
+            fail(f"{path} is not a result record (kernel, case, device, metrics)")
         if record["kernel"] == "lbm":
             match = re.fullmatch(r"(strong|weak|weak-[yz])-(\w+)-(\w+)-np(\d+)", record["case"])
             if not match:
@@ -44,7 +57,10 @@ def load(folder, name, found):
         else:
             continue
         if key in found:
-            sys.exit(f"scaling_report: two records for {key} (the second: {path})")
+            fail(f"two records for {key} (the second: {path})")
+        missing = NEEDED[key[0]] - record["metrics"].keys()
+        if missing:
+            fail(f"{path} lacks the metrics {sorted(missing)}")
         found[key] = record
 
 
@@ -67,7 +83,7 @@ def var_rows(records):
             continue
         one = records.get(("3dvar", folder, 1))
         if one is None:
-            sys.exit(f"scaling_report: {folder} has no one-rank 3D-Var record to compare with")
+            fail(f"{folder} has no one-rank 3D-Var record to compare with")
         m, m1 = r["metrics"], one["metrics"]
         rows.append({"folder": folder, "ranks": ranks, "seconds": m["wall_seconds"],
                      "speedup": m1["wall_seconds"] / m["wall_seconds"],
@@ -131,16 +147,16 @@ def main():
     parser.add_argument("--out", help="folder for scaling.md and scaling.png (default: the one results folder)")
     args = parser.parse_args()
     if len(args.results) > 1 and not args.out:
-        sys.exit("scaling_report: several results folders need --out")
+        fail("several results folders need --out")
     records = {}
     for spec in args.results:
         name, _, folder = spec.rpartition("=")
         if not pathlib.Path(folder).is_dir():
-            sys.exit(f"scaling_report: {folder} is not a folder")
+            fail(f"{folder} is not a folder")
         load(folder, name or (pathlib.Path(folder).name if len(args.results) > 1 else ""), records)
     lbm, var = lbm_rows(records), var_rows(records)
     if not lbm and not var:
-        sys.exit(f"scaling_report: no LBM or 3D-Var scaling records under {' '.join(args.results)}")
+        fail(f"no LBM or 3D-Var scaling records under {' '.join(args.results)}")
     out = pathlib.Path(args.out or args.results[0])
     out.mkdir(parents=True, exist_ok=True)
     (out / "scaling.md").write_text(table(lbm, var))
