@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Multi-GPU scaling from the records of perf/device/multi_gpu.sh: a Markdown table and a
-PNG chart of LBM weak and strong scaling and of 3D-Var strong scaling.
+"""Multi-GPU scaling from the records of perf/device/multi_gpu.sh: a Markdown table, the same
+rows as JSON and a PNG chart of LBM weak and strong scaling and of 3D-Var strong scaling.
 
     /usr/bin/python3 perf/scaling_report.py [NAME=]RESULTS-DIR... [--out DIR]
 
@@ -38,6 +38,8 @@ def load(folder, name, found):
     """Adds {(kernel, series or folder, ranks): record} from every record under folder."""
     prefix = f"{name}: " if name else ""
     for path in sorted(pathlib.Path(folder).rglob("*.json")):
+        if path.name == "scaling.json":  # what this script writes
+            continue
         try:
             record = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -160,8 +162,9 @@ def main():
     out = pathlib.Path(args.out or args.results[0])
     out.mkdir(parents=True, exist_ok=True)
     (out / "scaling.md").write_text(table(lbm, var))
+    (out / "scaling.json").write_text(json.dumps({"lbm": lbm, "3dvar": var}, indent=2) + "\n")
     chart(lbm, var, out / "scaling.png")
-    print(f"scaling_report: wrote {out / 'scaling.md'} and {out / 'scaling.png'}")
+    print(f"scaling_report: wrote scaling.md, scaling.json and scaling.png in {out}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,9 @@ check("| weak-z aa fp32 | 2 | 2 | 100 | 1.90 | 0.950 | 10.0 % |" in table, "the 
 # 3D-Var: speed-up 2.0 / 1.25 = 1.6, efficiency 1.6 / 2 = 0.8, rmse 0.0401 / 0.04 - 1 = +0.25 %
 check("| o15 | 2 | 1e+03 | 15 | 10 | 1.250 | 1.60 | 0.800 | 20.0 % | 0.0401 | +0.250 % |" in table, "the 3D-Var row")
 check((good / "scaling.png").stat().st_size > 1000 if (good / "scaling.png").exists() else False, "no chart")
+rows = json.loads((good / "scaling.json").read_text()) if (good / "scaling.json").exists() else {"3dvar": []}
+check([(r["ranks"], r["speedup"], r["efficiency"]) for r in rows["3dvar"]] == [(1, 1.0, 1.0), (2, 1.6, 0.8)],
+      f"scaling.json's 3D-Var rows {rows['3dvar']}")
 
 # Two folders, named: rows carry the names.
 result = run(f"first={good}", f"second={good / 'o15'}", "--out", OUT / "named")
