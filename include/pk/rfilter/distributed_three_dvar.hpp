@@ -81,10 +81,10 @@ class DistributedThreeDVar {
         grid_(grid),
         covariance_(covariance),
         slab_(checked_slab(comm, grid, overlap)),
-        room_below_(comm.rank() > 0 ? overlap : 0),
-        extended_grid_{room_below_ + slab_.size() + (comm.rank() < comm.size() - 1 ? overlap : 0), grid.ny, grid.nz},
         overlap_(overlap),
-        halo_(comm, space, slab_.size(), grid.ny, grid.nz, overlap) {
+        halo_(comm, space, slab_.size(), grid.ny, grid.nz, overlap),
+        room_below_(halo_.room_below()),
+        extended_grid_{room_below_ + slab_.size() + halo_.room_above(), grid.ny, grid.nz} {
     check_covariance(covariance);
     check_observations(observations, grid);
     constexpr double pi = 3.14159265358979323846;
@@ -255,10 +255,10 @@ class DistributedThreeDVar {
   Grid grid_;
   BackgroundCovariance covariance_;
   XSlab slab_;
+  int overlap_;  // m
+  Details::XHalo<Space> halo_;
   int room_below_;      // x layers of room below the slab in the extended layout
   Grid extended_grid_;  // the slab and its room
-  int overlap_;         // m
-  Details::XHalo<Space> halo_;
   Observations<Memory> observations_;
   Vector work_, obs_work_;
   double scale_ = 1;

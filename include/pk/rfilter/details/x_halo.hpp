@@ -44,6 +44,7 @@ class XHalo {
         own_(own),
         ny_(ny),
         nz_(nz),
+        room_(room),
         room_below_(lower_ != MPI_PROC_NULL ? room : 0),
         staged_(!runs_on_host<Space> && !mpi::gpu_aware()) {
     for (Buffer* b : {&to_lower_, &to_upper_, &from_lower_, &from_upper_}) {
@@ -79,6 +80,9 @@ class XHalo {
     });
   }
 
+  // Layers of room below and above the slab in the extended layout.
+  int room_below() const { return room_below_; }
+  int room_above() const { return has_upper() ? room_ : 0; }
   // Whether messages pass through host memory (a GPU space, MPI not GPU-aware).
   bool staged() const { return staged_; }
   // Wall time in exchanges so far: packing, messages, unpacking (not the kernels before).
@@ -146,7 +150,7 @@ class XHalo {
   mpi::Communicator comm_;
   Space space_;
   int lower_, upper_;  // neighbouring ranks, MPI_PROC_NULL at the grid's ends
-  int own_, ny_, nz_, room_below_;
+  int own_, ny_, nz_, room_, room_below_;
   bool staged_;
   double seconds_ = 0;
   Buffer to_lower_, to_upper_, from_lower_, from_upper_;
