@@ -17,7 +17,6 @@
 //
 //   pk::rfilter::DistributedThreeDVar<Kokkos::OpenMP> var(world, space, grid, covariance, overlap, observations);
 //   var.analyse(background, analysis, 1e-8, 200);  // background, analysis: this rank's slab
-#include <pk/core/spaces.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/rfilter/conjugate_gradient.hpp>
 #include <pk/rfilter/details/x_halo.hpp>
@@ -29,7 +28,6 @@
 #include <KokkosBlas1_dot.hpp>
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 

@@ -10,7 +10,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstddef>
 
 namespace pk::rfilter::Details {
@@ -56,12 +55,13 @@ class XHalo {
   // The `low` layers below the slab := the lower rank's last `low`; the `high` above := the
   // upper rank's first `high` (where there is such a rank).
   void fill(const Field& field, int low, int high) {
-    const int below = has_lower() ? low : 0, above = has_upper() ? high : 0;
+    const int from_lower = has_lower() ? low : 0, from_upper = has_upper() ? high : 0;
+    const int to_lower = has_lower() ? high : 0, to_upper = has_upper() ? low : 0;
     const int first = room_below_, end = room_below_ + own_;
-    exchange(layers(field, first, first + (has_lower() ? high : 0)), layers(field, end - (has_upper() ? low : 0), end),
-             below, above, [&](const Field& from_lower, const Field& from_upper) {
-               Kokkos::deep_copy(space_, layers(field, first - below, first), from_lower);
-               Kokkos::deep_copy(space_, layers(field, end, end + above), from_upper);
+    exchange(layers(field, first, first + to_lower), layers(field, end - to_upper, end), from_lower, from_upper,
+             [&](const Field& lower_part, const Field& upper_part) {
+               Kokkos::deep_copy(space_, layers(field, first - from_lower, first), lower_part);
+               Kokkos::deep_copy(space_, layers(field, end, end + from_upper), upper_part);
              });
   }
 
