@@ -56,7 +56,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
                  {"roofline_fraction", mlups / roofline_mlups},
                  {"cells", cells},
                  {"steps", double(steps)},
-                 {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}},
+                 {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0},
+                 {"split_by_walls", solver.split_by_walls() ? 1.0 : 0.0}},
                 "mlups",
                 "copy bw / bytes per update",
                 mlups / roofline_mlups};

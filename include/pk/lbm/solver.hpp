@@ -106,6 +106,7 @@ class Solver {
     Kokkos::View<std::uint32_t*, memory_space> walls(Kokkos::view_alloc(space_, "pk::lbm::walls"), cells);
     grid_ = Details::Grid<memory_space>{cell_type,
                                         walls,
+                                        {},
                                         geometry_.nx(),
                                         geometry_.ny(),
                                         geometry_.nz(),
@@ -114,6 +115,7 @@ class Solver {
                                         geometry_.periodic(2)};
     Kokkos::parallel_for("pk::lbm::build_walls", policy(), Details::BuildWalls<memory_space>{grid_});
     Kokkos::parallel_for("pk::lbm::mark_walls", policy(), Details::MarkWalls<memory_space>{grid_});
+    split_by_walls_ = choose_split_by_walls();
     const int slots = lattice_slots(cells);
     f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), slots, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
@@ -246,6 +248,9 @@ class Solver {
   // Whether the lattice is in shifted storage (Details::slot), as Parameters::aa_storage
   // asked or pk::autotune chose for the device.
   bool shifted_storage() const { return shifted_; }
+  // Whether whole-lattice streaming steps run in two passes, cells without walls and then
+  // the groups with walls (choose_split_by_walls).
+  bool split_by_walls() const { return split_by_walls_; }
 
  private:
   // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.
@@ -308,6 +313,36 @@ class Solver {
     return autotune(space, std::string("lbm.aa.shifted.") + precision_name<Precision>, candidates, trial) == 1;
   }
 
+  // Whether the whole-lattice streaming steps (A-B, A-A odd) run split by walls: the cells
+  // without walls on the open path (OpenCells), then the groups of cells with walls
+  // (WalledCells, Details::cell_group). This pays where the step is bound by its
+  // instructions, fp16 storage on GPUs (its 2-byte loads and stores carry half the bytes
+  // per instruction), and where few groups have walls; fp32 and fp64 steps are bound by
+  // memory, and the second pass cost them (docs/lbm.md).
+  static constexpr bool can_split_by_walls = traversal == Traversal::cells && std::is_same_v<Precision, Binary16>;
+  bool choose_split_by_walls() {
+    if constexpr (can_split_by_walls) {
+      constexpr int group = Details::cell_group<ExecutionSpace>;
+      const int groups = (static_cast<int>(geometry_.cell_count()) + group - 1) / group;
+      using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
+      int walled = 0;
+      Kokkos::parallel_scan("pk::lbm::count_walled_groups", Range(space_, 0, groups),
+                            Details::ListWalledGroups<ExecutionSpace>{grid_}, walled);
+      // A lattice of short x rows (up to 128 cells on GPUs, periodic in x) has walls in
+      // most groups: there one pass is faster.
+      if (3 * walled > groups) return false;
+      grid_.walled_groups =
+          Kokkos::View<int*, memory_space>(Kokkos::view_alloc(space_, "pk::lbm::walled_groups"), walled);
+      if (walled == 0) return true;
+      Kokkos::parallel_scan("pk::lbm::list_walled_groups", Range(space_, 0, groups),
+                            Details::ListWalledGroups<ExecutionSpace>{grid_});
+      Kokkos::parallel_for("pk::lbm::mark_walled_groups", Range(space_, 0, walled * group),
+                           Details::MarkWalledGroups<ExecutionSpace>{grid_});
+      return true;
+    }
+    return false;
+  }
+
   bool shifted() const { return shifted_; }
   // Slots per direction: the cells, shifted storage's margins, and on host spaces a pad that
   // starts consecutive directions 3 cache lines apart modulo 4 KiB. Unpadded, a lattice of
@@ -366,13 +401,16 @@ class Solver {
     launch_on<kernel, false>(label, source, target, box);
   }
 
-  // The A-A even step in shifted storage stages rows of cells through a team's scratch;
-  // a box narrower in x than a team (the layer beside a ghost layer of a slab cut along x)
-  // runs per cell instead of a team per cell.
+  // The A-A even step in shifted fp32 storage stages rows of cells through a team's
+  // scratch; a box narrower in x than a team (the layer beside a ghost layer of a slab cut
+  // along x) runs per cell instead of a team per cell, and so does fp16, whose staged step
+  // took 1.6 times as long (docs/lbm.md).
   template <Details::Kernel kernel, bool in_shifted_storage>
   static bool staged_even_step(const Details::CellBox* box) {
-    if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage)
-      return !box || box->x1 - box->x0 >= Details::StagedCollide<ExecutionSpace, storage_type>::max_chunk;
+    if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage) {
+      return std::is_same_v<storage_type, float> &&
+             (!box || box->x1 - box->x0 >= Details::StagedCollide<ExecutionSpace, storage_type>::max_chunk);
+    }
     return false;
   }
 
@@ -403,6 +441,16 @@ class Solver {
         Kokkos::parallel_for(label, Range(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
       else
         Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
+    } else if (split_by_walls_ && kernel != Details::Kernel::aa_collide) {
+      if constexpr (can_split_by_walls && kernel != Details::Kernel::aa_collide) {
+        if constexpr (kernel == Details::Kernel::ab_stream_collide)
+          Kokkos::parallel_for(label, policy(), Details::OpenCells<Cells>{cells});
+        else
+          Kokkos::parallel_for(label, aa_policy(), Details::OpenCells<Cells>{cells});
+        const int walled_cells = grid_.walled_groups.extent_int(0) * Details::cell_group<ExecutionSpace>;
+        if (walled_cells > 0)
+          Kokkos::parallel_for(label, Range(space_, 0, walled_cells), Details::WalledCells<Cells>{cells});
+      }
     } else if constexpr (kernel == Details::Kernel::ab_stream_collide) {
       Kokkos::parallel_for(label, policy(), cells);
     } else {
@@ -415,6 +463,7 @@ class Solver {
   Parameters parameters_;
   Details::Grid<memory_space> grid_;
   bool shifted_ = false;  // the lattice is in shifted storage (Details::slot)
+  bool split_by_walls_ = false;
   Distributions f_, f_next_;
   std::int64_t steps_ = 0;
 };

@@ -2,6 +2,7 @@
 // The lattice's topology on the device: cell types, the walls word of each cell (which links
 // hit a wall, which cross a periodic face), the neighbour a population streams to, and boxes
 // of cells (parts of a step).
+#include <pk/core/tuning.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/lattice.hpp>
 
@@ -27,11 +28,13 @@ struct Grid {
   // Built once (BuildWalls), it turns every link into arithmetic on the cell index, which
   // the step kernels recompute where needed instead of holding 19 indices in registers.
   Kokkos::View<std::uint32_t*, MemorySpace> walls;
+  // The cell groups (cell_group) holding a cell with walls_bit, ascending (ListWalledGroups).
+  Kokkos::View<int*, MemorySpace> walled_groups;
   int nx, ny, nz;
   bool periodic_x, periodic_y, periodic_z;
 
-  // Set by MarkWalls: the step kernels read a cell's 4-byte walls word only when its type
-  // byte says it has walls (plain fluid cells, most of them, do not).
+  // Set by MarkWalls and MarkWalledGroups: the step kernels read a cell's 4-byte walls word
+  // only when its type byte says it may have walls (plain fluid cells, most of them, do not).
   static constexpr std::uint8_t walls_bit = 0x80;
   // Ghost cells (distributed runs: a neighbour rank's cells) are stored as solid | ghost_bit:
   // every kernel skips them as solid, but links into them are open (link()), so the
@@ -88,6 +91,11 @@ struct Grid {
     return cell + step(w, 0, D3Q19::cx(q), nx, 1) + step(w, 1, D3Q19::cy(q), ny, nx) +
            step(w, 2, D3Q19::cz(q), nz, nx * ny);
   }
+  // The same for a cell without a walls word: every link is open and none wraps.
+  template <int q>
+  KOKKOS_INLINE_FUNCTION int open_neighbour(int cell) const {
+    return cell + D3Q19::cx(q) + nx * (D3Q19::cy(q) + ny * D3Q19::cz(q));
+  }
   // Inward normal of a pressure cell: the non-periodic box face it lies on (validated
   // on the host to be exactly one).
   KOKKOS_INLINE_FUNCTION void normal(int x, int y, int z, int& n0, int& n1, int& n2) const {
@@ -128,6 +136,54 @@ struct MarkWalls {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     if (grid.type(cell) != solid_flag && grid.walls(cell) != 0u) grid.cell_type(cell) |= Grid<MemorySpace>::walls_bit;
+  }
+};
+
+// Cells are grouped by warps: group k is cells k * cell_group .. (k + 1) * cell_group - 1.
+// In a step split by walls, where a group holds a cell with walls the whole group takes the
+// walled pass (MarkWalledGroups gives every cell Grid::walls_bit, the others with a zero
+// walls word), so no warp runs both paths.
+template <class ExecutionSpace>
+constexpr int cell_group = Tuning<ExecutionSpace>::lockstep_threads;
+
+// Lists the groups with a non-solid cell carrying Grid::walls_bit in grid.walled_groups
+// (sized by a first run that leaves it empty).
+template <class ExecutionSpace>
+struct ListWalledGroups {
+  static constexpr int group = cell_group<ExecutionSpace>;
+  Grid<typename ExecutionSpace::memory_space> grid;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int k, int& count, const bool final) const {
+    using G = Grid<typename ExecutionSpace::memory_space>;
+    const int end = Kokkos::min(grid.cell_type.extent_int(0), (k + 1) * group);
+    bool walled = false;
+    for (int cell = k * group; cell < end; ++cell) {
+      const std::uint8_t raw = grid.cell_type(cell);
+      walled = walled || (G::type_of(raw) != solid_flag && (raw & G::walls_bit));
+    }
+    if (!walled) return;
+    if (final && grid.walled_groups.extent(0) > 0) grid.walled_groups(count) = k;
+    ++count;
+  }
+};
+
+// Cell i % cell_group of walled group i / cell_group, or -1 past the lattice's end.
+template <class ExecutionSpace, class MemorySpace>
+KOKKOS_INLINE_FUNCTION int walled_group_cell(const Grid<MemorySpace>& grid, int i) {
+  constexpr int group = cell_group<ExecutionSpace>;
+  const int cell = grid.walled_groups(i / group) * group + i % group;
+  return cell < grid.cell_type.extent_int(0) ? cell : -1;
+}
+
+// Sets Grid::walls_bit on every non-solid cell of the walled groups (thread i: cell i of them).
+template <class ExecutionSpace>
+struct MarkWalledGroups {
+  Grid<typename ExecutionSpace::memory_space> grid;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const int cell = walled_group_cell<ExecutionSpace>(grid, i);
+    if (cell >= 0 && grid.type(cell) != solid_flag)
+      grid.cell_type(cell) |= Grid<typename ExecutionSpace::memory_space>::walls_bit;
   }
 };
 

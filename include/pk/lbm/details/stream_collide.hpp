@@ -18,6 +18,7 @@ enum class Kernel { ab_stream_collide, aa_collide, aa_stream_collide_stream };
 // One time step on every non-solid cell, on a lattice in shifted storage (slot()) or not.
 template <class ExecutionSpace, class Storage, Kernel kernel, bool shifted>
 struct StreamCollide {
+  using execution_space = ExecutionSpace;
   using MemorySpace = typename ExecutionSpace::memory_space;
   using Real = arithmetic_t<Storage>;
   Lattice<Storage, MemorySpace> source;  // A-A: source == target
@@ -26,12 +27,30 @@ struct StreamCollide {
   Real omega;
   Real inlet_excess, outlet_excess;  // prescribed density - 1
 
+  // The step of a cell, in one path whatever its walls.
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     const std::uint8_t raw = grid.cell_type(cell);
     const std::uint8_t type = Grid<MemorySpace>::type_of(raw);
     if (type == solid_flag) return;
-    const std::uint32_t w = kernel == Kernel::aa_collide ? 0u : grid.walls_of(cell, raw);
+    update<true>(cell, type, kernel == Kernel::aa_collide ? 0u : grid.walls_of(cell, raw));
+  }
 
+  // The step of a cell without Grid::walls_bit (OpenCells); the others are left to a pass
+  // of their own over the walled groups (WalledCells).
+  KOKKOS_INLINE_FUNCTION void step_open(const int cell) const {
+    const std::uint8_t raw = grid.cell_type(cell);
+    if (Grid<MemorySpace>::type_of(raw) == solid_flag || (raw & Grid<MemorySpace>::walls_bit)) return;
+    update<false>(cell, Grid<MemorySpace>::type_of(raw), 0u);
+  }
+  KOKKOS_INLINE_FUNCTION void step_walled(const int cell) const {
+    if (grid.type(cell) != solid_flag) update<true>(cell, grid.type(cell), grid.walls(cell));
+  }
+
+  // The step of a non-solid cell of the given type and walls word w. On the open path (a
+  // cell without walls word) every link leads to a neighbour at a fixed index offset: no
+  // per-link wall, wrap or bounce-back test, half the odd step's instructions.
+  template <bool walled>
+  KOKKOS_FORCEINLINE_FUNCTION void update(const int cell, const std::uint8_t type, const std::uint32_t w) const {
     Real g[D3Q19::size];
     for_each_direction([&](auto qc) {  // incoming f_q(x) = f*_q(x - c_q), x - c_q = x + c_{-q}
       constexpr int q = decltype(qc)::value;
@@ -39,11 +58,11 @@ struct StreamCollide {
       if constexpr (kernel == Kernel::aa_collide) {
         g[q] = load(cell, q);
       } else {
-        const int from = grid.template neighbour<o>(cell, w);
+        const int from = walled ? grid.template neighbour<o>(cell, w) : grid.template open_neighbour<o>(cell);
         if constexpr (kernel == Kernel::ab_stream_collide)
-          g[q] = from >= 0 ? load(from, q) : load(cell, o);
+          g[q] = !walled || from >= 0 ? load(from, q) : load(cell, o);
         else
-          g[q] = from >= 0 ? load(from, o) : load(cell, q);
+          g[q] = !walled || from >= 0 ? load(from, o) : load(cell, q);
       }
     });
     relax(g, type, cell);
@@ -55,8 +74,8 @@ struct StreamCollide {
       } else if constexpr (kernel == Kernel::aa_collide) {
         store(cell, o, g[q]);
       } else {
-        const int to = grid.template neighbour<q>(cell, w);
-        if (to >= 0)
+        const int to = walled ? grid.template neighbour<q>(cell, w) : grid.template open_neighbour<q>(cell);
+        if (!walled || to >= 0)
           store(to, q, g[q]);
         else
           store(cell, o, g[q]);
@@ -79,6 +98,22 @@ struct StreamCollide {
       pressure_boundary(g, n0, n1, n2, type == inlet_flag ? inlet_excess : outlet_excess);
     }
     collide_bgk(g, omega);
+  }
+};
+
+// The two passes of a step split by walls (see Solver::split_by_walls): the cells without
+// walls, then the groups with walls (thread i: cell i of them, so a warp takes one group).
+template <class Cells>
+struct OpenCells {
+  Cells cells;
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell) const { cells.step_open(cell); }
+};
+template <class Cells>
+struct WalledCells {
+  Cells cells;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const int cell = walled_group_cell<typename Cells::execution_space>(cells.grid, i);
+    if (cell >= 0) cells.step_walled(cell);
   }
 };
 
