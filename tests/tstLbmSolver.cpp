@@ -256,7 +256,9 @@ TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameStepsOnAPeriodicBox) {
 // An fp16 lattice of long x rows, most of whose warps of cells have no walls, steps in two
 // passes in the cells traversal (cells without walls, then the groups with walls) on every
 // space; the rows traversal, in one, takes the same steps. Periodic in x and z, walls in y,
-// a solid block inside.
+// a solid block inside. Tolerance: the traversals round in different orders (vectorised
+// rows, fused multiply-adds), which can tip a stored half to its neighbour, 3e-5 apart
+// near 0.05; a cell stepped wrongly or twice differs by 1e-3 or more.
 TYPED_TEST(LbmSolver, StepsSplitByWallsMatchTheRowsTraversal) {
   Geometry g(512, 24, 24, {true, false, true});
   for (int z = 0; z < g.nz(); ++z)
@@ -276,7 +278,9 @@ TYPED_TEST(LbmSolver, StepsSplitByWallsMatchTheRowsTraversal) {
     EXPECT_TRUE(cells.split_by_walls());
     for (int steps : {7, 8}) {
       const double worst = largest_difference_after(steps, rows, cells, density, velocity);
-      EXPECT_LE(worst, 1e-6) << streaming_name(streaming) << ", " << steps << " steps";
+      std::printf("[ split by walls ] %s after %d steps: max |f_rows - f_cells| = %.3e\n", streaming_name(streaming),
+                  steps, worst);
+      EXPECT_LE(worst, 1e-4) << streaming_name(streaming) << ", " << steps << " steps";
     }
     EXPECT_GT(max_speed(cells.fields()), 1e-3);
   }
