@@ -155,7 +155,7 @@ struct ListWalledGroups {
 
   KOKKOS_INLINE_FUNCTION void operator()(const int k, int& count, const bool final) const {
     using G = Grid<typename ExecutionSpace::memory_space>;
-    const int end = Kokkos::min(grid.cell_type.extent_int(0), (k + 1) * group);
+    const int cells = grid.cell_type.extent_int(0), end = (k + 1) * group < cells ? (k + 1) * group : cells;
     bool walled = false;
     for (int cell = k * group; cell < end; ++cell) {
       const std::uint8_t raw = grid.cell_type(cell);
