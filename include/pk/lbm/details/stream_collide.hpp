@@ -43,7 +43,8 @@ struct StreamCollide {
     update<false>(cell, Grid<MemorySpace>::type_of(raw), 0u);
   }
   KOKKOS_INLINE_FUNCTION void step_walled(const int cell) const {
-    if (grid.type(cell) != solid_flag) update<true>(cell, grid.type(cell), grid.walls(cell));
+    const std::uint8_t type = grid.type(cell);
+    if (type != solid_flag) update<true>(cell, type, grid.walls(cell));
   }
 
   // The step of a non-solid cell of the given type and walls word w. On the open path (a
