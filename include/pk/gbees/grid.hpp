@@ -7,8 +7,10 @@
 // to the front with a parallel_scan and rebuilds the map, so the slots of pruned cells are
 // handed out again by the next growth. The cell arrays are always at least as long as the
 // map's capacity, so a successful insert always has a slot; a failed insert (map full)
-// makes the host grow map and arrays and repeat the insertion pass - nothing is dropped.
+// sets a flag on the device, and the host grows map and arrays and repeats the insertion
+// pass - nothing is dropped.
 #include <pk/core/error.hpp>
+#include <pk/core/spaces.hpp>
 #include <pk/gbees/details/key.hpp>
 #include <pk/gbees/models.hpp>
 
@@ -90,12 +92,15 @@ class SparseGrid {
   using FluxView = Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>;
   using NeighbourView = Kokkos::View<std::int32_t**, Kokkos::LayoutLeft, memory_space>;
 
-  // Inserts one key from device code; the winning thread claims the next slot.
+  // Inserts one key from device code; the winning thread claims the next slot. A new cell
+  // has probability 0 and no direction mask (it grows only once normalised).
   struct Inserter {
     Map map;
     Kokkos::View<std::uint64_t*, memory_space> key;
     Kokkos::View<double*, memory_space> probability;
+    Kokkos::View<std::int32_t*, memory_space> direction;
     Kokkos::View<std::int32_t, memory_space> count;
+    Kokkos::View<int, memory_space> failed;
     KOKKOS_INLINE_FUNCTION void operator()(std::uint64_t k) const {
       const auto result = map.insert(k, -1);
       if (result.success()) {
@@ -103,6 +108,9 @@ class SparseGrid {
         map.value_at(result.index()) = slot;
         key(slot) = k;
         probability(slot) = 0;
+        direction(slot) = 0;
+      } else if (result.failed()) {
+        failed() = 1;
       }
     }
   };
@@ -112,7 +120,8 @@ class SparseGrid {
         n_(dimension),
         codec_(dimension),
         max_cells_(max_cells),
-        device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")) {
+        device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")),
+        insert_failed_(Kokkos::view_alloc(space, "pk::gbees::grid::insert_failed")) {
     require(dimension >= 2 && dimension <= max_dimension,
             "sparse grid: dimension " + std::to_string(dimension) + " not in 2.." + std::to_string(max_dimension));
     map_ = Map(static_cast<std::uint32_t>(capacity));
@@ -134,7 +143,10 @@ class SparseGrid {
   // Per cell: bit j set when f_j > 0 on its forward face, bit 8 + j when f_j < 0, bit 16
   // when its probability is >= p* (written at normalisation, read by growth and pruning).
   Kokkos::View<std::int32_t*, memory_space> direction() const { return direction_; }
-  Inserter inserter() const { return Inserter{map_, key_, probability_, device_count_}; }
+  Inserter inserter() const { return Inserter{map_, key_, probability_, direction_, device_count_, insert_failed_}; }
+  // The cell count as kernels see it, and 1 once an insert found no room (Inserter).
+  Kokkos::View<const std::int32_t, memory_space> device_count() const { return device_count_; }
+  Kokkos::View<const int, memory_space> insert_failed() const { return insert_failed_; }
   std::size_t map_rehashes() const { return rehashes_; }
 
   double allocated_bytes() const {
@@ -170,16 +182,42 @@ class SparseGrid {
   std::int32_t insert_pass(Pass&& pass) {
     for (int attempt = 0;; ++attempt) {
       pass(inserter());
-      space_.fence();
-      Kokkos::deep_copy(count_, device_count_);
-      if (!map_.failed_insert()) return count_;
-      require(attempt < 40, "sparse grid: inserts keep failing after growing the map");
-      // No room: the map is full, or (on a GPU, in a map filled from empty, where Kokkos
-      // bounds the search for a free slot) a thread gave up looking. Either way grow to 1.3x
-      // the capacity (not 2x: bytes per cell stay low), which also clears the failure flag;
-      // the pass repeats, cells that made it in are found, the rest are inserted.
-      reserve(std::max(static_cast<std::size_t>(count_) + 1, static_cast<std::size_t>(map_.capacity())));
+      if (!recover_failed_insert(attempt)) return count_;
     }
+  }
+
+  // How many slots a kernel over the live cells launches over. A GPU launches over the whole
+  // capacity and its kernels check the count on the device, so the host need not wait for
+  // it; a host space runs its kernels in turn, so it reads the count (at no cost) and
+  // launches over the cells alone, which keeps its static schedule balanced.
+  int launch_extent() const {
+    if constexpr (pk::runs_on_host<ExecutionSpace>) {
+      std::int32_t cells = 0;
+      Kokkos::deep_copy(space_, cells, device_count_);
+      space_.fence();
+      return cells;
+    } else {
+      return static_cast<int>(capacity());
+    }
+  }
+
+  // Reads the cell count the kernels left on the device (waits for the device). Returns
+  // whether an insert failed since the last call; if one did, the map and the arrays have
+  // grown and the flag is cleared, so the inserting kernels can run again (cells that made
+  // it in are found, the rest are inserted). `attempt` counts the repeats of one pass.
+  bool recover_failed_insert(int attempt = 0) {
+    int failed = 0;
+    Kokkos::deep_copy(space_, failed, insert_failed_);
+    Kokkos::deep_copy(space_, count_, device_count_);
+    space_.fence();
+    if (!failed) return false;
+    require(attempt < 40, "sparse grid: inserts keep failing after growing the map");
+    // No room: the map is full, or (on a GPU, in a map filled from empty, where Kokkos
+    // bounds the search for a free slot) a thread gave up looking. Either way grow to 1.3x
+    // the capacity (not 2x: bytes per cell stay low), which also clears the map's flag.
+    reserve(std::max(static_cast<std::size_t>(count_) + 1, static_cast<std::size_t>(map_.capacity())));
+    Kokkos::deep_copy(space_, insert_failed_, 0);
+    return true;
   }
 
   // Sets the cell count after a bulk fill (slots 0..cells-1 written by the caller).
@@ -318,6 +356,7 @@ class SparseGrid {
   Kokkos::View<std::uint64_t*, memory_space> moved_key_;
   Kokkos::View<std::int32_t*, memory_space> direction_;
   Kokkos::View<std::int32_t, memory_space> device_count_;
+  Kokkos::View<int, memory_space> insert_failed_;
   std::int32_t count_ = 0;
 };
 

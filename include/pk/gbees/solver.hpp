@@ -24,10 +24,13 @@
 // undershoots to zero (clipped_probability) are the other changes to the total, which
 // normalisation then restores to 1.
 //
-// The kernels leave their totals and error flags on the device (Details::DeviceState); the
-// host reads and checks them when advance_to returns and after a prune or a measurement,
-// not every step.
+// The kernels leave their totals, error flags and the clock on the device
+// (Details::DeviceState) and run over the whole cell capacity, reading the cell count
+// there, so that a batch of steps (up to the next prune) is queued without waiting: the
+// host reads the clock after each batch and checks the rest when advance_to returns and
+// after a prune or a measurement.
 #include <pk/core/error.hpp>
+#include <pk/core/spaces.hpp>
 #include <pk/gbees/details/advection.hpp>
 #include <pk/gbees/details/device_state.hpp>
 #include <pk/gbees/details/gaussian.hpp>
@@ -52,7 +55,7 @@
 
 namespace pk::gbees {
 
-// What an observer of advance_to sees after each step.
+// What an observer of advance_to sees after each batch of steps.
 struct StepInfo {
   double time = 0;
   double dt = 0;
@@ -123,17 +126,18 @@ class Solver {
     return advance_to(parameters_.end_time, observer);
   }
 
-  // Steps until time() reaches t (the last step is shortened to land on it). The observer,
-  // if any, sees every step and can stop the run by returning false (then this returns false).
+  // Steps until time() reaches t (the last step is shortened to land on it), in batches
+  // that end at the prunes. The observer, if any, sees the state after every batch and
+  // can stop the run by returning false (then this returns false).
   bool advance_to(double t, const Observer& observer = {}) {
-    while (t - time_ > 1e-12 * std::max(1.0, std::fabs(t))) {
-      const double dt = step(t - time_);
-      if (observer && !observer(StepInfo{time_, dt, statistics_.steps, grid_.count(), statistics_.cell_steps})) {
+    const double tolerance = 1e-12 * std::max(1.0, std::fabs(t));
+    while (t - time_ > tolerance) {
+      run_steps(steps_in_batch(t), t, tolerance);
+      if (observer && !observer(StepInfo{time_, last_dt_, statistics_.steps, grid_.count(), statistics_.cell_steps})) {
         check_device_state();
         return false;
       }
     }
-    time_ = t;
     check_device_state();
     return true;
   }
@@ -142,19 +146,8 @@ class Solver {
   // prune_interval steps a prune. Returns the step taken (max_dt = 0: the grid grows, no
   // probability moves).
   double step(double max_dt = std::numeric_limits<double>::infinity()) {
-    const std::int32_t before = grid_.count();
-    grow();
-    double dt = parameters_.epsilon * neighbours_and_cfl(before);
-    if (!(dt < max_dt)) dt = max_dt;  // also when the CFL limit is infinite
-    advect(dt);
-    time_ += dt;
-    ++statistics_.steps;
-    statistics_.cell_steps += grid_.count();
-    if (statistics_.steps % parameters_.prune_interval == 0) {
-      prune();
-      normalise();
-    }
-    return dt;
+    run_steps(1, time_ + max_dt, -1.0);
+    return last_dt_;
   }
 
   // Bayes update (eq. 4) with the Gaussian likelihood of `m`, normalisation and a prune.
@@ -232,50 +225,83 @@ class Solver {
     statistics_.peak_bytes = grid_.allocated_bytes();
   }
 
-  // Directional growth: the stages in order over the cells that existed when growth began,
-  // then one check on the host that no insert failed for want of room (if one did, the map
-  // grows and all stages run again: existing cells are found).
-  void grow() {
-    const std::int32_t m0 = grid_.count();
-    grid_.insert_pass([&](const typename Grid::Inserter& inserter) {
-      for (int stage = 0; stage < Details::grow_stages; ++stage)
-        Kokkos::parallel_for(
-            Details::grow_stage_label[stage], Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m0),
-            Details::GrowStage<typename Grid::Inserter, Grid>{geometry_.codec, inserter, grid_.key(), grid_.direction(),
-                                                              grid_.neighbour(), device_state_.out_of_range, stage});
-    });
-    statistics_.max_cells = std::max(statistics_.max_cells, grid_.count());
+  // Steps until the next prune, or as many as the last step's length says are left
+  // before t (a step past t does nothing, one short costs another batch).
+  int steps_in_batch(double t) const {
+    const int to_prune = parameters_.prune_interval - static_cast<int>(statistics_.steps % parameters_.prune_interval);
+    if (!(last_dt_ > 0)) return to_prune;
+    const double left = std::ceil((t - time_) / last_dt_);
+    return left < to_prune ? std::max(1, static_cast<int>(left)) : to_prune;
+  }
+
+  // Queues `steps` steps towards target without waiting for the device, then waits, resumes
+  // a step whose growth ran out of room, and prunes when one is due.
+  void run_steps(int steps, double target, double tolerance) {
+    Kokkos::parallel_for("pk::gbees::step::aim", light_weight(1),
+                         Details::AimClock<memory_space>{device_state_.clock, target, tolerance});
+    for (int s = 0; s < steps; ++s) queue_step(true);
+    for (int attempt = 0; grid_.recover_failed_insert(attempt); ++attempt) queue_step(false);
+    const Details::StepClock clock = device_state_.read_clock(space_);
+    time_ = clock.time;
+    last_dt_ = clock.dt;
+    statistics_.steps = clock.steps;
+    statistics_.cell_steps = clock.cell_steps;
+    statistics_.max_cells = std::max(statistics_.max_cells, clock.max_cells);
     statistics_.peak_bytes = std::max(statistics_.peak_bytes, grid_.allocated_bytes());
+    if (statistics_.steps % parameters_.prune_interval == 0 && statistics_.steps != pruned_at_step_) {
+      pruned_at_step_ = statistics_.steps;
+      prune();
+      normalise();
+    }
     grid_.reserve(static_cast<std::size_t>(grid_.count()));  // headroom for the next growth
   }
 
-  // Completes the neighbour table after growth and returns the CFL limit of eq. (8), not yet
-  // times epsilon (waits for the device: the host needs the step's length).
-  double neighbours_and_cfl(std::int32_t first_new) {
-    double limit = std::numeric_limits<double>::max();
-    Kokkos::parallel_reduce("pk::gbees::neighbours_and_cfl", over_cells(),
-                            Details::NeighboursAndCfl<Model, Grid>{model_, geometry_, grid_.map(), grid_.key(),
-                                                                   grid_.neighbour(), first_new},
-                            Kokkos::Min<double>(limit));
-    return limit;
+  // Indices 0..extent-1, launched with the functor as a kernel argument. Kokkos would copy
+  // a functor over 512 bytes (those holding the hash map) to constant memory, and such a
+  // launch first waits for the previous one to finish: twice a step, the queue of a batch
+  // would drain.
+  auto light_weight(int extent) const {
+    return Kokkos::Experimental::require(Kokkos::RangePolicy<ExecutionSpace>(space_, 0, extent),
+                                         Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   }
 
-  // One finite-volume step of length dt and the normalisation, without waiting for the device.
-  void advect(double dt) {
+  // Launches one step's kernels over the slots of SparseGrid::launch_extent (LiveCells
+  // picks the cells): BeginStep (not when resuming a step), directional growth, the
+  // neighbour table and the CFL limit, dt, the fluxes, the update and its normalisation.
+  void queue_step(bool begin) {
+    const Details::LiveCells<memory_space> live{grid_.device_count(), device_state_.phase, grid_.insert_failed()};
+    const auto slots = [&] { return light_weight(grid_.launch_extent()); };
+    const auto one = light_weight(1);
     const auto key = grid_.key();
     const auto probability = grid_.probability();
     const auto neighbour = grid_.neighbour();
     const auto flux = grid_.flux();
-    Kokkos::parallel_for("pk::gbees::advect::donor_cell", over_cells(),
-                         Details::DonorCellFlux<Model, Grid>{model_, geometry_, key, probability, neighbour, flux});
+    const auto& clock = device_state_.clock;
+    if (begin)
+      Kokkos::parallel_for(
+          "pk::gbees::step::begin", one,
+          Details::BeginStep<memory_space>{clock, device_state_.phase, grid_.device_count(), grid_.insert_failed()});
+    const int extent = grid_.launch_extent();
+    require(extent <= std::numeric_limits<int>::max() / geometry_.n,
+            "GBEES: " + std::to_string(extent) + " cell slots: growth's (cell, axis) index would overflow");
     Kokkos::parallel_for(
-        "pk::gbees::advect::corner_transport", over_cells(),
-        Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, dt});
-    Kokkos::parallel_reduce("pk::gbees::advect::update", over_cells(),
+        "pk::gbees::grow", light_weight(extent * geometry_.n),
+        Details::GrowCells<typename Grid::Inserter, Grid>{geometry_.codec, grid_.inserter(), key, grid_.direction(),
+                                                          neighbour, device_state_.out_of_range, live, extent});
+    Kokkos::parallel_reduce("pk::gbees::neighbours_fluxes_cfl", slots(),
+                            Details::NeighboursFluxesAndCfl<Model, Grid>{model_, geometry_, grid_.map(), key,
+                                                                         probability, neighbour, flux, clock, live},
+                            Kokkos::Min<double, memory_space>(device_state_.cfl_limit));
+    Kokkos::parallel_for("pk::gbees::step::choose_dt", one,
+                         Details::ChooseStep<memory_space>{clock, device_state_.cfl_limit, live, parameters_.epsilon});
+    Kokkos::parallel_for(
+        "pk::gbees::advect::corner_transport", slots(),
+        Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, clock, live});
+    Kokkos::parallel_reduce("pk::gbees::advect::update", slots(),
                             Details::FiniteVolumeUpdate<Model, Grid>{model_, geometry_, key, probability, neighbour,
-                                                                     flux, dt, parameters_.back_face_outflow},
-                            device_state_.update_sums);
-    scale_by_total();
+                                                                     flux, clock, live, parameters_.back_face_outflow},
+                            device_state_.step_sums);
+    Kokkos::parallel_for("pk::gbees::normalise::scale", slots(), scale_by_total(device_state_.step_sums, live));
   }
 
   // Scales the cell probabilities to sum 1 and checks the sum on the host; returns the sum before.
@@ -285,16 +311,26 @@ class Solver {
                             Kokkos::subview(device_state_.update_sums, 0));
     // No update: nothing clipped or lost.
     Kokkos::deep_copy(space_, Kokkos::subview(device_state_.update_sums, std::make_pair(1, 3)), 0.0);
-    scale_by_total();
+    Kokkos::parallel_for("pk::gbees::normalise::scale", light_weight(grid_.launch_extent()),
+                         scale_by_total(device_state_.update_sums,
+                                        {grid_.device_count(), device_state_.phase, grid_.insert_failed(), false}));
     return check_device_state();
   }
 
-  // Divides by the total on the device and writes the direction masks (ScaleByTotal).
-  void scale_by_total() {
-    Kokkos::parallel_for(
-        "pk::gbees::normalise::scale", over_cells(),
-        Details::ScaleByTotal<Model, Grid>{model_, geometry_, parameters_.threshold, grid_.key(), grid_.probability(),
-                                           grid_.direction(), device_state_.update_sums, device_state_.run_sums});
+  // The kernel that divides the cells `live` picks by the total in sums(0) and writes their
+  // direction masks.
+  Details::ScaleByTotal<Model, Grid> scale_by_total(const Kokkos::View<double*, memory_space>& sums,
+                                                    const Details::LiveCells<memory_space>& live) const {
+    return {model_,
+            geometry_,
+            parameters_.threshold,
+            grid_.key(),
+            grid_.probability(),
+            grid_.direction(),
+            sums,
+            device_state_.update_sums,
+            device_state_.run_sums,
+            live};
   }
 
   // Algorithm 3: mark, compaction, rehash; then the neighbour table. Returns the probability
@@ -335,7 +371,9 @@ class Solver {
   Details::Geometry geometry_;
   Grid grid_;
   Details::DeviceState<memory_space> device_state_;
-  double time_ = 0;
+  double time_ = 0;     // the device clock's, as of the last batch
+  double last_dt_ = 0;  // of the last step
+  std::int64_t pruned_at_step_ = 0;
   Statistics statistics_;
   UpdateSums last_update_;
 };

@@ -1,10 +1,13 @@
 #pragma once
-// The finite-volume step of GBEES, three kernels over the cells: donor-cell upwind fluxes
-// (eq. 7), corner-transport-upwind terms (Algorithm 1) with the MC-limited high-resolution
-// correction, and the update of the cell probabilities from the face fluxes.
+// The finite-volume step of GBEES: donor-cell upwind fluxes (eq. 7, written by the kernel
+// that completes the neighbour table, details/time_step.hpp), corner-transport-upwind terms
+// (Algorithm 1) with the MC-limited high-resolution correction, and the update of the cell
+// probabilities from the face fluxes. The kernels run over the live cells of a running step
+// (LiveCells) with the step's dt from the device clock.
 //
 // flux(c, j) is the flux through cell c's forward face on axis j. A face with no cell beyond
 // it is open: the missing cell holds probability 0, so only outflow crosses it.
+#include <pk/gbees/details/device_state.hpp>
 #include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/models.hpp>
 
@@ -24,31 +27,16 @@ KOKKOS_INLINE_FUNCTION double mc_limiter(double theta) {
   return b > 0 ? b : 0.0;
 }
 
-// Donor-cell upwind flux through each forward face of cell c (eq. 7). Writes every flux, so
-// the corner-transport terms can then add to them.
-template <class Model, class Grid>
-struct DonorCellFlux {
-  Model model;
-  Geometry g;
-  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
-  Kokkos::View<const double*, typename Grid::memory_space> probability;
-  typename Grid::NeighbourView neighbour;
-  typename Grid::FluxView flux;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    const int n = g.n;
-    double ix[max_dimension];
-    cell_index(g, key(c), ix);
-    const double pc = probability(c);
-    for (int j = 0; j < n; ++j) {
-      // What flows out through an open face is lost (it comes from cells below p*, which do
-      // not grow); normalisation restores the total.
-      const std::int32_t front = neighbour(c, n + j);
-      const double v = face_velocity(model, g, ix, j);
-      flux(c, j) = positive_part(v) * pc + (front >= 0 ? negative_part(v) * probability(front) : 0.0);
-    }
-  }
-};
+// Donor-cell upwind flux through a cell's forward face (eq. 7): drift v there, the cell's
+// probability pc, the slot of the cell beyond (-1: none). What flows out through an open
+// face is lost (it comes from cells below p*, which do not grow); normalisation restores
+// the total. NeighboursFluxesAndCfl writes every flux, so the corner-transport terms can then
+// add to them.
+template <class ProbabilityView>
+KOKKOS_INLINE_FUNCTION double donor_cell_flux(double v, double pc, std::int32_t front,
+                                              const ProbabilityView& probability) {
+  return positive_part(v) * pc + (front >= 0 ? negative_part(v) * probability(front) : 0.0);
+}
 
 // Corner-transport-upwind terms (Algorithm 1) and the high-resolution correction for the
 // faces behind cell c, scattered with atomics into the face fluxes of the cells they
@@ -61,9 +49,12 @@ struct CornerTransport {
   Kokkos::View<const double*, typename Grid::memory_space> probability;
   typename Grid::NeighbourView neighbour;
   typename Grid::FluxView flux;
-  double dt;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
+  LiveCells<typename Grid::memory_space> live;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    if (!live(c)) return;
+    const double dt = clock().dt;
     const int n = g.n;
     double ix[max_dimension];
     cell_index(g, key(c), ix);
@@ -125,7 +116,8 @@ struct FiniteVolumeUpdate {
   Kokkos::View<double*, typename Grid::memory_space> probability;
   typename Grid::NeighbourView neighbour;
   typename Grid::FluxView flux;
-  double dt;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
+  LiveCells<typename Grid::memory_space> live;
   bool back_face_outflow;  // Parameters::back_face_outflow
 
   KOKKOS_INLINE_FUNCTION void init(double* v) const { v[0] = v[1] = v[2] = 0; }
@@ -135,6 +127,8 @@ struct FiniteVolumeUpdate {
     dst[2] += src[2];
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int c, double* sums) const {
+    if (!live(c)) return;
+    const double dt = clock().dt;
     const int n = g.n;
     const double pc = probability(c);
     double change = 0;

@@ -1,20 +1,44 @@
 #pragma once
 // What the kernels leave on the device for the host, so that no step has to bring it back:
-// the host reads it only when it must (the end of advance_to, normalise, last_update) and
-// then checks it.
+// the step's clock (time, dt, counters) and phase, and the totals and flags the host checks
+// when it must (after a batch of steps, a normalisation, last_update).
 #include <Kokkos_Core.hpp>
+
+#include <cstdint>
 
 namespace pk::gbees::Details {
 
+// The step's phase: running while its kernels have work; idle once the target time is
+// reached (the rest of the batch does nothing); a step whose growth found no room in the map
+// stops until the host grows the map and resumes it (SparseGrid::insert_failed).
+inline constexpr int step_idle = 0;
+inline constexpr int step_running = 1;
+
+// The time stepping's state on the device (BeginStep and ChooseStep write it).
+struct StepClock {
+  double time = 0;
+  double dt = 0;         // of the last step
+  double target = 0;     // the batch's end time
+  double tolerance = 0;  // a step starts only while target - time > tolerance
+  double cell_steps = 0;
+  std::int64_t steps = 0;
+  std::int32_t first_new = 0;  // the cell count before this step's growth
+  std::int32_t max_cells = 0;
+};
+
 template <class MemorySpace>
 struct DeviceState {
-  // 1 once growth met the edge of the packed key's range (GrowStage::out_of_range).
+  // 1 once growth met the edge of the packed key's range (GrowCells::out_of_range).
   Kokkos::View<int, MemorySpace> out_of_range;
   // Of the last update (FiniteVolumeUpdate's reduction, or normalise's sum): the total
   // before normalising, the probability clipping added, what flowed out of the grid.
   Kokkos::View<double*, MemorySpace> update_sums;
+  Kokkos::View<double*, MemorySpace> step_sums;  // the same, of a step not yet recorded
   // Clipped and outflow probability over the run (ScaleByTotal adds update_sums(1..2)).
   Kokkos::View<double*, MemorySpace> run_sums;
+  Kokkos::View<StepClock, MemorySpace> clock;
+  Kokkos::View<int, MemorySpace> phase;
+  Kokkos::View<double, MemorySpace> cfl_limit;  // of this step, before epsilon (eq. 8)
 
   struct OnHost {
     int out_of_range = 0;
@@ -26,7 +50,11 @@ struct DeviceState {
   explicit DeviceState(const ExecutionSpace& space)
       : out_of_range(Kokkos::view_alloc(space, "pk::gbees::flags")),
         update_sums(Kokkos::view_alloc(space, "pk::gbees::sums"), 3),
-        run_sums(Kokkos::view_alloc(space, "pk::gbees::run_sums"), 2) {}
+        step_sums(Kokkos::view_alloc(space, "pk::gbees::step_sums"), 3),
+        run_sums(Kokkos::view_alloc(space, "pk::gbees::run_sums"), 2),
+        clock(Kokkos::view_alloc(space, "pk::gbees::clock")),
+        phase(Kokkos::view_alloc(space, "pk::gbees::phase")),
+        cfl_limit(Kokkos::view_alloc(space, "pk::gbees::cfl_limit")) {}
 
   // Waits for the device.
   template <class ExecutionSpace>
@@ -38,6 +66,30 @@ struct DeviceState {
     Kokkos::deep_copy(space, HostArray(h.run_sums, 2), run_sums);
     space.fence();
     return h;
+  }
+
+  // Waits for the device.
+  template <class ExecutionSpace>
+  StepClock read_clock(const ExecutionSpace& space) const {
+    StepClock h;
+    Kokkos::deep_copy(space, h, clock);
+    space.fence();
+    return h;
+  }
+};
+
+// The slots a kernel launched over the whole cell capacity works on: those below the cell
+// count on the device, and within a step only while it runs (its growth found room, its
+// target is not reached yet), so that a batch of steps needs no count or time from the host.
+template <class MemorySpace>
+struct LiveCells {
+  Kokkos::View<const std::int32_t, MemorySpace> count;
+  Kokkos::View<const int, MemorySpace> phase;
+  Kokkos::View<const int, MemorySpace> insert_failed;
+  bool in_step = true;
+
+  KOKKOS_INLINE_FUNCTION bool operator()(const int c) const {
+    return c < count() && (!in_step || (phase() == step_running && !insert_failed()));
   }
 };
 

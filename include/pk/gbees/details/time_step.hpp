@@ -1,6 +1,11 @@
 #pragma once
-// The time step's CFL limit (eq. 8, sec. 5.2.2), in the same pass that completes the
-// neighbour table after growth: one kernel, one read of each key.
+// The time step on the device: BeginStep opens it, NeighboursFluxesAndCfl completes the
+// neighbour table after growth, writes the donor-cell fluxes and reduces the CFL limit
+// (eq. 8, sec. 5.2.2) in one read of each key and one drift per face, ChooseStep sets dt
+// and advances the clock. A batch of steps thus runs without the host:
+// the step that reaches the target lands on it, and later steps of the batch do nothing.
+#include <pk/gbees/details/advection.hpp>
+#include <pk/gbees/details/device_state.hpp>
 #include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/grid.hpp>
 
@@ -11,26 +16,91 @@
 
 namespace pk::gbees::Details {
 
-// Min over cells of 1 / sum_j |f_j| / h_j (parallel_reduce with Kokkos::Min; the step is
+// One thread: the end time of the next batch of steps (a step starts only while
+// target - time > tolerance).
+template <class MemorySpace>
+struct AimClock {
+  Kokkos::View<StepClock, MemorySpace> clock;
+  double target, tolerance;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    clock().target = target;
+    clock().tolerance = tolerance;
+  }
+};
+
+// One thread: whether the step runs, and the cell count its growth starts from. After a
+// failed insert it leaves everything as it is: the host grows the map and resumes that
+// step without opening a new one.
+template <class MemorySpace>
+struct BeginStep {
+  Kokkos::View<StepClock, MemorySpace> clock;
+  Kokkos::View<int, MemorySpace> phase;
+  Kokkos::View<const std::int32_t, MemorySpace> count;
+  Kokkos::View<const int, MemorySpace> insert_failed;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    if (insert_failed()) return;
+    StepClock& k = clock();
+    k.first_new = count();
+    phase() = k.target - k.time > k.tolerance ? step_running : step_idle;
+  }
+};
+
+// The cell's row of the neighbour table, its donor-cell fluxes, and min over cells of
+// 1 / sum_j |f_j| / h_j (parallel_reduce with Kokkos::Min into the device; the step is
 // epsilon times it). Slots below first_new keep the neighbours they had and look up only
 // their missing ones; the cells growth added look up all of theirs.
 template <class Model, class Grid>
-struct NeighboursAndCfl {
+struct NeighboursFluxesAndCfl {
   Model model;
   Geometry g;
   typename Grid::Map map;
   Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<const double*, typename Grid::memory_space> probability;
   typename Grid::NeighbourView neighbour;
-  std::int32_t first_new;
+  typename Grid::FluxView flux;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
+  LiveCells<typename Grid::memory_space> live;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int c, double& smallest) const {
+    if (!live(c)) return;
     const std::uint64_t k = key(c);
-    find_neighbours(map, g.codec, neighbour, c, k, c < first_new);
+    find_neighbours(map, g.codec, neighbour, c, k, c < clock().first_new);
     double ix[max_dimension];
     cell_index(g, k, ix);
+    const double pc = probability(c);
     double rate = 0;
-    for (int j = 0; j < g.n; ++j) rate += ::fabs(face_velocity(model, g, ix, j)) / g.h[j];
+    for (int j = 0; j < g.n; ++j) {
+      const double v = face_velocity(model, g, ix, j);
+      rate += ::fabs(v) / g.h[j];
+      flux(c, j) = donor_cell_flux(v, pc, neighbour(c, g.n + j), probability);
+    }
     if (rate > 0 && 1.0 / rate < smallest) smallest = 1.0 / rate;
+  }
+};
+
+// One thread: dt = epsilon times the CFL limit, shortened to land on the target (also when
+// the limit is infinite); the clock, the step count and the cell statistics advance.
+template <class MemorySpace>
+struct ChooseStep {
+  Kokkos::View<StepClock, MemorySpace> clock;
+  Kokkos::View<const double, MemorySpace> cfl_limit;
+  LiveCells<MemorySpace> live;
+  double epsilon;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    if (!live(0)) return;
+    StepClock& k = clock();
+    double dt = epsilon * cfl_limit();
+    if (!(dt < k.target - k.time)) dt = k.target - k.time;
+    k.dt = dt;
+    k.time += dt;
+    if (k.target - k.time <= k.tolerance) k.time = k.target;
+    ++k.steps;
+    const std::int32_t cells = live.count();
+    k.cell_steps += cells;
+    if (cells > k.max_cells) k.max_cells = cells;
   }
 };
 
