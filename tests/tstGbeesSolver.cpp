@@ -1,6 +1,7 @@
 // The GBEES solver's invariants: exact transport at Courant number 1, the mean moved by
-// the exact distance under a uniform drift, probability conserved by advection, and every
-// enabled space agreeing with the host space on a short Lorenz '63 run.
+// the exact distance under a uniform drift, probability conserved by advection, each PDF of
+// an ensemble moving as its own run, and every enabled space agreeing with the host space
+// on a short Lorenz '63 run.
 #include "gbees_agreement.hpp"
 #include "spaces.hpp"
 
@@ -9,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 
 namespace {
@@ -134,7 +136,46 @@ TYPED_TEST(GbeesSolver, AdvectionConservesProbabilityBetweenMeasurements) {
   EXPECT_GT(outflow[0], outflow[1]);  // and the open backward faces more
 }
 
-// Every enabled space against the host space on a short Lorenz '63 run.
+// An ensemble under a uniform drift: the PDFs start whole numbers of cells apart and share
+// the CFL step, so each must be the one-PDF run moved by its offset, pruned and normalised
+// on its own (to the rounding of its sums).
+TYPED_TEST(GbeesSolver, EnsembleMembersEachMatchTheirOwnRun) {
+  using Space = TypeParam;
+  Space space;
+  const double h = 0.2;
+  Parameters single = gaussian_2d(h, 1e-7);
+  single.epsilon = 0.8;
+  single.prune_interval = 5;
+  Parameters ensemble = single;
+  const int offsets[3][2] = {{0, 0}, {25, -10}, {-30, 40}};
+  for (const auto& o : offsets)
+    ensemble.member_means.push_back({single.initial_mean[0] + o[0] * h, single.initial_mean[1] + o[1] * h});
+  Solver<Space, ConstantDrift> one(space, drift_2d(1.0, -0.6), single), many(space, drift_2d(1.0, -0.6), ensemble);
+  ASSERT_TRUE(one.advance_to(1.0));
+  ASSERT_TRUE(many.advance_to(1.0));
+  ASSERT_EQ(many.members(), 3);
+  EXPECT_EQ(many.statistics().steps, one.statistics().steps);
+  const HostCells reference = one.cells(), all = many.cells();
+  std::map<std::pair<std::int64_t, std::int64_t>, double> by_index;
+  for (std::size_t c = 0; c < reference.size(); ++c)
+    by_index[{reference.index[2 * c], reference.index[2 * c + 1]}] = reference.probability[c];
+  for (int e = 0; e < 3; ++e) {
+    const HostCells member = member_cells(all, e);
+    EXPECT_EQ(member.size(), reference.size()) << "member " << e;
+    double largest_error = 0, total = 0;
+    for (std::size_t c = 0; c < member.size(); ++c) {
+      const auto it = by_index.find({member.index[2 * c] - offsets[e][0], member.index[2 * c + 1] - offsets[e][1]});
+      ASSERT_NE(it, by_index.end()) << "member " << e << ": a cell the one-PDF run does not have";
+      largest_error = std::max(largest_error, std::fabs(member.probability[c] - it->second));
+      total += member.probability[c];
+    }
+    EXPECT_LT(largest_error, 1e-13) << "member " << e;
+    EXPECT_NEAR(total, 1.0, 1e-13) << "member " << e;
+  }
+}
+
+// Every enabled space against the host space on a short Lorenz '63 run, of one PDF and of
+// an ensemble of three.
 TYPED_TEST(GbeesSolver, AgreesWithTheHostSpaceOnAShortLorenz63Run) {
   using Space = TypeParam;
   if (pk::test::is_host_space<Space>) GTEST_SKIP() << pk::test::host_against_itself;
@@ -142,6 +183,8 @@ TYPED_TEST(GbeesSolver, AgreesWithTheHostSpaceOnAShortLorenz63Run) {
   p.end_time = 0.15;
   p.measurements.clear();
   p.prune_interval = 10;
+  pk::test::expect_same_run_as_host<Space>(Lorenz63{}, p);
+  p.member_means = {p.initial_mean, {-6, -8, 14}, {-14, -12, 6}};
   pk::test::expect_same_run_as_host<Space>(Lorenz63{}, p);
 }
 

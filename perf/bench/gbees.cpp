@@ -1,6 +1,7 @@
 // GBEES: the paper's Lorenz '63 case (throughput against 2x the paper's H100 rate on a
-// GPU, 10 M cells/s on host cores; Bhattacharyya coefficient against Monte Carlo at t = 1)
-// and the 6-D Lorenz '96 case (cells/s, bytes per cell, time-boxed).
+// GPU, 10 M cells/s on host cores; Bhattacharyya coefficient against Monte Carlo at t = 1),
+// the 6-D Lorenz '96 case (cells/s, bytes per cell, time-boxed), and ensembles of Lorenz '63
+// PDFs in one grid (cells/s against the number of PDFs).
 #include "registry.hpp"
 
 #include <pk/core/error.hpp>
@@ -97,11 +98,46 @@ struct GbeesBench {
   static constexpr const char* kernel = "gbees";
   static constexpr const char* description =
       "GBEES sparse-grid Fokker-Planck: Lorenz '63 (cells/s, BC vs Monte Carlo at t = 1), Lorenz '96 6-D (cells/s, "
-      "B/cell)";
+      "B/cell), ensembles of Lorenz '63 PDFs (cells/s against their number)";
 
   template <class Space>
   std::vector<Result> run(const Space& space, const Context& c) const {
-    return {lorenz63(space, c), lorenz96(space, c)};
+    std::vector<Result> results = {lorenz63(space, c), lorenz96(space, c)};
+    for (const int members : ensemble_sizes<Space>(c.size)) results.push_back(lorenz63_ensemble(space, members));
+    return results;
+  }
+
+  // Ensembles of Lorenz '63 PDFs in one grid: the throughput against the number of PDFs.
+  template <class Space>
+  static std::vector<int> ensemble_sizes(Size size) {
+    if (size == Size::tiny) return {4};
+    if (pk::runs_on_host<Space>) return {1, 4, 16};
+    return {1, 4, 16, 64, 256};
+  }
+
+  // The paper's Lorenz '63 PDF and members - 1 more, their means on a lattice around it,
+  // 1 apart (two cells) on each axis, to t = 1 without the measurement.
+  template <class Space>
+  Result lorenz63_ensemble(const Space& space, int members) const {
+    Parameters p = lorenz63_paper();
+    p.measurements.clear();
+    p.end_time = 1;
+    for (int e = 0; e < members; ++e) {
+      const int offset[3] = {e % 8 - 4, (e / 8) % 8 - 4, e / 64 - 2};
+      std::vector<double> mean = p.initial_mean;
+      for (int d = 0; d < 3; ++d) mean[d] += e == 0 ? 0.0 : 2 * offset[d] * p.cell_width[d];
+      p.member_means.push_back(mean);
+    }
+    Result r{"lorenz63-ensemble-" + std::to_string(members), {}, "cells_per_second", goal_text<Space>(false), 0};
+    Kokkos::Timer timer;
+    Solver<Space, Lorenz63> solver(space, Lorenz63{}, p);
+    solver.run();
+    space.fence();
+    add_statistics(r.metrics, solver.statistics(), timer.seconds(), 3);
+    r.metrics["members"] = members;
+    r.metrics["end_time"] = p.end_time;
+    r.limit_ratio = r.metrics["cells_per_second"] / goal_cells_per_second<Space>(false);
+    return r;
   }
 
   // Sec. 5.1.1: to t = 1, measurement x3 = -8, to t = 2 (tiny: to t = 0.3, no measurement).

@@ -47,25 +47,41 @@ void write_csv(const Marginal& m, const std::string& path) {
   });
 }
 
-HostCells above_threshold(const HostCells& cells, double threshold) {
+namespace {
+
+// The cells c for which keep(c) holds, in their order.
+template <class Keep>
+HostCells select(const HostCells& cells, const Keep& keep) {
   HostCells out;
   out.n = cells.n;
   out.time = cells.time;
   out.cell_width = cells.cell_width;
-  double total = 0;
   for (std::size_t c = 0; c < cells.size(); ++c) {
-    if (!(cells.probability[c] >= threshold)) continue;
+    if (!keep(c)) continue;
     out.key.push_back(cells.key[c]);
     out.probability.push_back(cells.probability[c]);
-    total += cells.probability[c];
+    if (!cells.member.empty()) out.member.push_back(cells.member[c]);
     for (int d = 0; d < cells.n; ++d) {
       out.index.push_back(cells.index[c * cells.n + d]);
       out.position.push_back(cells.position[c * cells.n + d]);
     }
   }
+  return out;
+}
+
+}  // namespace
+
+HostCells above_threshold(const HostCells& cells, double threshold) {
+  HostCells out = select(cells, [&](std::size_t c) { return cells.probability[c] >= threshold; });
+  double total = 0;
+  for (double p : out.probability) total += p;
   require(total > 0, "no cell holds probability at or above the threshold " + std::to_string(threshold));
   for (double& p : out.probability) p /= total;
   return out;
+}
+
+HostCells member_cells(const HostCells& cells, int member) {
+  return select(cells, [&](std::size_t c) { return (cells.member.empty() ? 0 : cells.member[c]) == member; });
 }
 
 double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q) {

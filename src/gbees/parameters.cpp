@@ -53,13 +53,25 @@ void validate(const Parameters& p, int n) {
               "measurement at t = " + str(m.time) + ": std " + str(m.std[k]) + " must be > 0");
     }
   }
-  // The packed key holds 64/n bits per axis; the initial box must leave room to grow.
-  const double limit = std::ldexp(1.0, 64 / n - 1);
+  require(p.member_means.size() <= static_cast<std::size_t>(max_members),
+          "an ensemble of " + std::to_string(p.member_means.size()) + " PDFs: at most " + std::to_string(max_members) +
+              " fit the cell key");
+  for (std::size_t e = 0; e < p.member_means.size(); ++e)
+    check_vector(p.member_means[e], "mean of ensemble member " + std::to_string(e + 1), false);
+  // The packed key holds (64 - member bits)/n bits per axis; the initial boxes must leave
+  // room to grow.
+  const int member_bits = member_key_bits(p);
+  const double limit = std::ldexp(1.0, (64 - member_bits) / n - 1);
   for (int j = 0; j < n; ++j) {
     const double half = std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]);
-    require(half < limit / 2, "cell width h[" + std::to_string(j + 1) + "] = " + str(p.cell_width[j]) +
-                                  " gives an initial box of +-" + str(half) + " cells; the " + std::to_string(n) +
-                                  "-D key allows +-" + str(limit) + " (use a larger h)");
+    double offset = 0;
+    for (const std::vector<double>& mean : p.member_means)
+      offset = std::max(offset, std::fabs(std::round((mean[j] - p.initial_mean[j]) / p.cell_width[j])));
+    require(offset + half < limit / 2, "cell width h[" + std::to_string(j + 1) + "] = " + str(p.cell_width[j]) +
+                                           " gives initial boxes reaching +-" + str(offset + half) + " cells; the " +
+                                           std::to_string(n) + "-D key allows +-" + str(limit) +
+                                           (member_bits > 0 ? " beside the ensemble's number" : "") +
+                                           " (use a larger h)");
   }
 }
 
@@ -141,7 +153,7 @@ Parameters cr3bp_europa() {
 }
 
 double initial_cell_count(const Parameters& p) {
-  double cells = 1;
+  double cells = member_count(p);
   for (std::size_t j = 0; j < p.cell_width.size(); ++j)
     cells *= 2 * std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]) + 1;
   return cells;

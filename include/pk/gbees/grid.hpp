@@ -115,10 +115,12 @@ class SparseGrid {
     }
   };
 
-  SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0)
+  // member_bits: keys that also number the PDFs of an ensemble (Details::KeyCodec).
+  SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0,
+             int member_bits = 0)
       : space_(space),
         n_(dimension),
-        codec_(dimension),
+        codec_(dimension, member_bits),
         max_cells_(max_cells),
         device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")),
         insert_failed_(Kokkos::view_alloc(space, "pk::gbees::grid::insert_failed")) {

@@ -14,9 +14,13 @@ struct HostCells {
   std::vector<std::uint64_t> key;   // packed index (same packing for grids of one run)
   std::vector<std::int64_t> index;  // cell c, axis d at c * n + d
   std::vector<double> position;     // cell centres, same layout
-  std::vector<double> probability;  // sums to 1
+  std::vector<double> probability;  // sums to 1 (over each PDF of an ensemble)
+  std::vector<int> member;          // the PDF of an ensemble each cell belongs to (empty: all 0)
   std::size_t size() const { return probability.size(); }
 };
+
+// The cells of PDF `member` of an ensemble (Parameters::member_means), in their order.
+HostCells member_cells(const HostCells& cells, int member);
 
 // A marginal on one axis (or two): density per unit length (area) at the cell centres.
 struct Marginal {

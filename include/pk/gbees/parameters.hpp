@@ -33,7 +33,24 @@ struct Parameters {
   double end_time = 1.0;
   std::vector<Measurement> measurements;  // increasing times in (0, end_time]
   std::size_t max_cells = 0;              // refuse to grow beyond (0: as memory allows)
+  // An ensemble: the initial means of PDFs propagated together in one grid (the cell key
+  // carries the PDF's number), each with initial_std, sharing the cell widths, the time
+  // step (the smallest CFL limit of them all) and the measurements. Empty: one PDF, at
+  // initial_mean. The grid's cell 0 is centred on initial_mean either way.
+  std::vector<std::vector<double>> member_means;
 };
+
+// PDFs in a run: member_means.size(), or 1. At most max_members (16 bits of the key).
+inline constexpr int max_members = 1 << 16;
+inline int member_count(const Parameters& p) {
+  return p.member_means.empty() ? 1 : static_cast<int>(p.member_means.size());
+}
+// Bits of the cell key that number the PDFs (0 for one).
+inline int member_key_bits(const Parameters& p) {
+  int bits = 0;
+  while ((1 << bits) < member_count(p)) ++bits;
+  return bits;
+}
 
 // Throws pk::Error when a value is out of range for a model of `dimension` variables.
 void validate(const Parameters& parameters, int dimension);
@@ -55,7 +72,7 @@ Parameters lorenz96_paper(int n = 6, double forcing = 4);
 Parameters pcr3bp_enceladus();
 Parameters cr3bp_europa();
 
-// Cells of the initial box: prod_j (2 round(extent std_j / h_j) + 1).
+// Cells of the initial boxes: prod_j (2 round(extent std_j / h_j) + 1) per PDF.
 double initial_cell_count(const Parameters& parameters);
 
 }  // namespace pk::gbees

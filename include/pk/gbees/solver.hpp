@@ -52,6 +52,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace pk::gbees {
 
@@ -94,10 +95,11 @@ class Solver {
       : space_(space),
         model_(model),
         parameters_(checked(parameters, model)),
-        grid_(space, model.dimension(), 1024, parameters.max_cells),
-        device_state_(space) {
+        members_(member_count(parameters_)),
+        grid_(space, model.dimension(), 1024, parameters.max_cells, member_key_bits(parameters_)),
+        device_state_(space, members_) {
     geometry_.n = model.dimension();
-    geometry_.codec = Details::KeyCodec(geometry_.n);
+    geometry_.codec = grid_.codec();
     for (int d = 0; d < geometry_.n; ++d) {
       geometry_.mean[d] = parameters_.initial_mean[d];
       geometry_.h[d] = parameters_.cell_width[d];
@@ -107,6 +109,7 @@ class Solver {
 
   const Parameters& parameters() const { return parameters_; }
   const Model& model() const { return model_; }
+  int members() const { return members_; }  // PDFs propagated together (Parameters::member_means)
   double time() const { return time_; }
   std::int32_t cell_count() const { return grid_.count(); }
   Statistics statistics() const {
@@ -159,7 +162,7 @@ class Solver {
     normalise();
   }
 
-  // The cells on the host: keys, centres, probabilities.
+  // The cells on the host: keys, centres, probabilities, the PDF each belongs to.
   HostCells cells() const {
     const std::int32_t m = grid_.count();
     HostCells out;
@@ -176,20 +179,24 @@ class Solver {
     space_.fence();
     out.index.resize(static_cast<std::size_t>(m) * out.n);
     out.position.resize(static_cast<std::size_t>(m) * out.n);
-    for (std::int32_t c = 0; c < m; ++c)
+    out.member.resize(m);
+    for (std::int32_t c = 0; c < m; ++c) {
+      out.member[c] = geometry_.codec.member(out.key[c]);
       for (int d = 0; d < out.n; ++d) {
         const std::int64_t i = geometry_.codec.index(out.key[c], d);
         out.index[static_cast<std::size_t>(c) * out.n + d] = i;
         out.position[static_cast<std::size_t>(c) * out.n + d] =
             geometry_.mean[d] + geometry_.h[d] * static_cast<double>(i);
       }
+    }
     return out;
   }
 
-  // The sums of the last update, or of the last normalisation (waits for the device).
-  UpdateSums last_update() {
+  // The sums of the last update, or of the last normalisation, of PDF `member` (waits for
+  // the device).
+  UpdateSums last_update(int member = 0) {
     check_device_state();
-    return last_update_;
+    return last_update_.at(member);
   }
 
  private:
@@ -197,27 +204,38 @@ class Solver {
     return Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid_.count());
   }
 
-  // The Gaussian initial PDF on the box of +-round(extent std_j / h_j) cells, normalised.
+  // The Gaussian initial PDFs, each on its box of +-round(extent std_j / h_j) cells around
+  // the cell nearest its mean, normalised.
   void initialise() {
     const int n = geometry_.n;
     Details::IndexArray half;
     Details::RealArray inverse_std;
-    std::int64_t total = 1;
+    std::int64_t box = 1;
     for (int d = 0; d < n; ++d) {
       half.v[d] = static_cast<std::int64_t>(
           std::round(parameters_.initial_extent * parameters_.initial_std[d] / parameters_.cell_width[d]));
-      total *= 2 * half.v[d] + 1;
+      box *= 2 * half.v[d] + 1;
       inverse_std.v[d] = 1.0 / parameters_.initial_std[d];
     }
-    require(total < (std::int64_t(1) << 31), "initial box of " + std::to_string(total) + " cells: too many");
+    const std::int64_t total = box * members_;
+    require(total < (std::int64_t(1) << 31), "initial boxes of " + std::to_string(total) + " cells: too many");
     grid_.reserve(static_cast<std::size_t>(total));
     Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
-    Kokkos::parallel_for("pk::gbees::initialise", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, total),
-                         Details::InitialGaussian<Grid>{geometry_, half, inverse_std, grid_.map(), grid_.key(),
-                                                        grid_.probability(), failures});
+    for (int e = 0; e < members_; ++e) {
+      Details::IndexArray offset;
+      Details::RealArray shift;
+      for (int d = 0; d < n && !parameters_.member_means.empty(); ++d) {
+        shift.v[d] = parameters_.member_means[e][d] - parameters_.initial_mean[d];
+        offset.v[d] = static_cast<std::int64_t>(std::round(shift.v[d] / parameters_.cell_width[d]));
+      }
+      Kokkos::parallel_for("pk::gbees::initialise", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, box),
+                           Details::InitialGaussian<Grid>{geometry_, half, inverse_std, e, offset, shift, e * box,
+                                                          grid_.map(), grid_.key(), grid_.probability(), failures});
+    }
     int failed = 0;
     Kokkos::deep_copy(failed, failures);
-    require(failed == 0, "initial grid: " + std::to_string(failed) + " cells could not be inserted");
+    require(failed == 0, "initial grid: " + std::to_string(failed) +
+                             " cells could not be inserted (ensemble members closer than their boxes?)");
     grid_.set_count(static_cast<std::int32_t>(total));
     grid_.rebuild_neighbours();
     normalise();
@@ -297,29 +315,55 @@ class Solver {
     Kokkos::parallel_for(
         "pk::gbees::advect::corner_transport", slots(),
         Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, clock, live});
-    Kokkos::parallel_reduce("pk::gbees::advect::update", slots(),
-                            Details::FiniteVolumeUpdate<Model, Grid>{model_, geometry_, key, probability, neighbour,
-                                                                     flux, clock, live, parameters_.back_face_outflow},
-                            device_state_.step_sums);
+    const Details::FiniteVolumeUpdate<Model, Grid> update{model_,
+                                                          geometry_,
+                                                          key,
+                                                          probability,
+                                                          neighbour,
+                                                          flux,
+                                                          clock,
+                                                          live,
+                                                          parameters_.back_face_outflow,
+                                                          device_state_.step_sums,
+                                                          3u * members_};
+    if (sums_by_reduction()) {
+      Kokkos::parallel_reduce("pk::gbees::advect::update", slots(), update, rows(device_state_.step_sums));
+    } else {
+      Kokkos::deep_copy(space_, device_state_.step_sums, 0.0);
+      Kokkos::parallel_for("pk::gbees::advect::update", slots(), update);
+    }
     Kokkos::parallel_for("pk::gbees::normalise::scale", slots(), scale_by_total(device_state_.step_sums, live));
   }
 
-  // Scales the cell probabilities to sum 1 and checks the sum on the host; returns the sum before.
-  double normalise() {
-    Kokkos::parallel_reduce("pk::gbees::normalise::sum", over_cells(),
-                            Details::SumProbability<Grid>{grid_.probability()},
-                            Kokkos::subview(device_state_.update_sums, 0));
-    // No update: nothing clipped or lost.
-    Kokkos::deep_copy(space_, Kokkos::subview(device_state_.update_sums, std::make_pair(1, 3)), 0.0);
+  // Sums per PDF by a reduction of 3 values per PDF (one PDF, or host threads: each thread
+  // adds into its own), or with atomics (an ensemble on a GPU).
+  bool sums_by_reduction() const { return members_ == 1 || pk::runs_on_host<ExecutionSpace>; }
+  // The rows of MemberSums as the one array a reduction writes.
+  static Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> rows(
+      const Details::MemberSums<memory_space>& sums) {
+    return Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(sums.data(),
+                                                                                        3 * sums.extent(0));
+  }
+
+  // Scales each PDF's cell probabilities to sum 1 and checks the sums on the host.
+  void normalise() {
+    const auto& sums = device_state_.update_sums;
+    const Details::SumProbability<Grid> sum{geometry_.codec, grid_.key(), grid_.probability(), sums, 3u * members_};
+    if (sums_by_reduction()) {
+      Kokkos::parallel_reduce("pk::gbees::normalise::sum", over_cells(), sum, rows(sums));
+    } else {
+      Kokkos::deep_copy(space_, sums, 0.0);  // no update: nothing clipped or lost
+      Kokkos::parallel_for("pk::gbees::normalise::sum", over_cells(), sum);
+    }
     Kokkos::parallel_for("pk::gbees::normalise::scale", light_weight(grid_.launch_extent()),
                          scale_by_total(device_state_.update_sums,
                                         {grid_.device_count(), device_state_.phase, grid_.insert_failed(), false}));
-    return check_device_state();
+    check_device_state();
   }
 
-  // The kernel that divides the cells `live` picks by the total in sums(0) and writes their
-  // direction masks.
-  Details::ScaleByTotal<Model, Grid> scale_by_total(const Kokkos::View<double*, memory_space>& sums,
+  // The kernel that divides the cells `live` picks by their PDF's total in sums and writes
+  // their direction masks.
+  Details::ScaleByTotal<Model, Grid> scale_by_total(const Details::MemberSums<memory_space>& sums,
                                                     const Details::LiveCells<memory_space>& live) const {
     return {model_,
             geometry_,
@@ -345,19 +389,22 @@ class Solver {
   }
 
   // Reads the device state (waits for the device) into statistics_ and last_update_, and
-  // throws on a bad one. Returns the total before the last normalisation.
-  double check_device_state() {
+  // throws on a bad one.
+  void check_device_state() {
     const auto state = device_state_.read(space_);
     statistics_.clipped_probability = state.run_sums[0];
     statistics_.outflow_probability = state.run_sums[1];
-    last_update_ = UpdateSums{state.update_sums[0], state.update_sums[1], state.update_sums[2]};
     require(state.out_of_range == 0, "grid growth left the range of the packed cell index (+-" +
                                          std::to_string(geometry_.codec.limit()) + " cells per axis in " +
                                          std::to_string(geometry_.n) + "-D): use a larger cell width");
-    require(last_update_.total > 0 && std::isfinite(last_update_.total),
-            "GBEES: total probability is " + std::to_string(last_update_.total) + " at t = " + std::to_string(time_) +
-                " (a measurement far from every cell, or a blown-up step)");
-    return last_update_.total;
+    last_update_.resize(members_);
+    for (int e = 0; e < members_; ++e) {
+      last_update_[e] = UpdateSums{state.update_sums(e, 0), state.update_sums(e, 1), state.update_sums(e, 2)};
+      require(last_update_[e].total > 0 && std::isfinite(last_update_[e].total),
+              "GBEES: total probability is " + std::to_string(last_update_[e].total) + " at t = " +
+                  std::to_string(time_) + (members_ > 1 ? " in ensemble member " + std::to_string(e + 1) : "") +
+                  " (a measurement far from every cell, or a blown-up step)");
+    }
   }
 
   static const Parameters& checked(const Parameters& p, const Model& model) {
@@ -369,13 +416,14 @@ class Solver {
   Model model_;
   Parameters parameters_;
   Details::Geometry geometry_;
+  int members_;  // PDFs in the grid
   Grid grid_;
   Details::DeviceState<memory_space> device_state_;
   double time_ = 0;     // the device clock's, as of the last batch
   double last_dt_ = 0;  // of the last step
   std::int64_t pruned_at_step_ = 0;
   Statistics statistics_;
-  UpdateSums last_update_;
+  std::vector<UpdateSums> last_update_;  // per PDF
 };
 
 }  // namespace pk::gbees

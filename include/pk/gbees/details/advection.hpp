@@ -105,11 +105,11 @@ struct CornerTransport {
 // The finite-volume update p_c += dt/h_j (F_back - F_front) summed over axes, with the
 // reductions of the new total (sums[0], for normalisation), of the probability added by
 // clipping negative undershoots to zero (sums[1]) and of what flowed out through faces with
-// no cell beyond (sums[2]): before normalising, total = 1 + clipped - outflow exactly.
+// no cell beyond (sums[2]): before normalising, total = 1 + clipped - outflow exactly, for
+// each PDF of an ensemble.
 template <class Model, class Grid>
 struct FiniteVolumeUpdate {
   using value_type = double[];
-  static constexpr unsigned value_count = 3;
   Model model;
   Geometry g;
   Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
@@ -118,16 +118,32 @@ struct FiniteVolumeUpdate {
   typename Grid::FluxView flux;
   Kokkos::View<const StepClock, typename Grid::memory_space> clock;
   LiveCells<typename Grid::memory_space> live;
-  bool back_face_outflow;  // Parameters::back_face_outflow
+  bool back_face_outflow;                           // Parameters::back_face_outflow
+  MemberSums<typename Grid::memory_space> members;  // per PDF (atomics: zeroed before)
+  unsigned value_count = 3;                         // a reduction's: 3 per PDF
 
-  KOKKOS_INLINE_FUNCTION void init(double* v) const { v[0] = v[1] = v[2] = 0; }
-  KOKKOS_INLINE_FUNCTION void join(double* dst, const double* src) const {
-    dst[0] += src[0];
-    dst[1] += src[1];
-    dst[2] += src[2];
+  KOKKOS_INLINE_FUNCTION void init(double* v) const {
+    for (unsigned i = 0; i < value_count; ++i) v[i] = 0;
   }
+  KOKKOS_INLINE_FUNCTION void join(double* dst, const double* src) const {
+    for (unsigned i = 0; i < value_count; ++i) dst[i] += src[i];
+  }
+  // parallel_reduce into the rows of every PDF (one PDF, or an ensemble on host threads).
   KOKKOS_INLINE_FUNCTION void operator()(const int c, double* sums) const {
+    if (live(c)) update(c, sums + 3 * g.codec.member(key(c)));
+  }
+  // parallel_for, each cell's sums added to its PDF's row with atomics (an ensemble on a
+  // GPU, where a reduction of 3 values per PDF would not fit a block's shared memory).
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
     if (!live(c)) return;
+    double sums[3] = {0, 0, 0};
+    update(c, sums);
+    const int e = g.codec.member(key(c));
+    for (int i = 0; i < 3; ++i)
+      if (sums[i] != 0) Kokkos::atomic_add(&members(e, i), sums[i]);
+  }
+
+  KOKKOS_INLINE_FUNCTION void update(const int c, double* sums) const {
     const double dt = clock().dt;
     const int n = g.n;
     const double pc = probability(c);

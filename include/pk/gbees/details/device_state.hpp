@@ -26,14 +26,19 @@ struct StepClock {
   std::int32_t max_cells = 0;
 };
 
+// Per PDF of an ensemble (one row for one PDF): the total before normalising, the
+// probability clipping added, what flowed out of the grid. LayoutRight: a row is the
+// three contiguous sums a one-PDF reduction writes.
+template <class MemorySpace>
+using MemberSums = Kokkos::View<double* [3], Kokkos::LayoutRight, MemorySpace>;
+
 template <class MemorySpace>
 struct DeviceState {
   // 1 once growth met the edge of the packed key's range (GrowCells::out_of_range).
   Kokkos::View<int, MemorySpace> out_of_range;
-  // Of the last update (FiniteVolumeUpdate's reduction, or normalise's sum): the total
-  // before normalising, the probability clipping added, what flowed out of the grid.
-  Kokkos::View<double*, MemorySpace> update_sums;
-  Kokkos::View<double*, MemorySpace> step_sums;  // the same, of a step not yet recorded
+  // Of the last update (FiniteVolumeUpdate's, or normalise's sum), per PDF.
+  MemberSums<MemorySpace> update_sums;
+  MemberSums<MemorySpace> step_sums;  // the same, of a step not yet recorded
   // Clipped and outflow probability over the run (ScaleByTotal adds update_sums(1..2)).
   Kokkos::View<double*, MemorySpace> run_sums;
   Kokkos::View<StepClock, MemorySpace> clock;
@@ -42,15 +47,15 @@ struct DeviceState {
 
   struct OnHost {
     int out_of_range = 0;
-    double update_sums[3] = {0, 0, 0};
+    typename MemberSums<MemorySpace>::HostMirror update_sums;
     double run_sums[2] = {0, 0};
   };
 
   template <class ExecutionSpace>
-  explicit DeviceState(const ExecutionSpace& space)
+  DeviceState(const ExecutionSpace& space, int members)
       : out_of_range(Kokkos::view_alloc(space, "pk::gbees::flags")),
-        update_sums(Kokkos::view_alloc(space, "pk::gbees::sums"), 3),
-        step_sums(Kokkos::view_alloc(space, "pk::gbees::step_sums"), 3),
+        update_sums(Kokkos::view_alloc(space, "pk::gbees::sums"), members),
+        step_sums(Kokkos::view_alloc(space, "pk::gbees::step_sums"), members),
         run_sums(Kokkos::view_alloc(space, "pk::gbees::run_sums"), 2),
         clock(Kokkos::view_alloc(space, "pk::gbees::clock")),
         phase(Kokkos::view_alloc(space, "pk::gbees::phase")),
@@ -61,8 +66,9 @@ struct DeviceState {
   OnHost read(const ExecutionSpace& space) const {
     using HostArray = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     OnHost h;
+    h.update_sums = Kokkos::create_mirror(Kokkos::WithoutInitializing, update_sums);
     Kokkos::deep_copy(space, h.out_of_range, out_of_range);
-    Kokkos::deep_copy(space, HostArray(h.update_sums, 3), update_sums);
+    Kokkos::deep_copy(space, h.update_sums, update_sums);
     Kokkos::deep_copy(space, HostArray(h.run_sums, 2), run_sums);
     space.fence();
     return h;

@@ -28,14 +28,19 @@ KOKKOS_INLINE_FUNCTION double likelihood(const Measurement& m, const double* x) 
   return e.factor();
 }
 
-// Slot s of the initial box of (2 half_d + 1) cells per axis (the last axis varies fastest):
-// its key, the Gaussian of the initial mean and standard deviations at its centre (not yet
+// Slot first_slot + s of PDF `member`'s initial box of (2 half_d + 1) cells per axis (the
+// last axis varies fastest) around the cell `offset`: its key, the Gaussian of the PDF's
+// mean (the grid's mean + shift) and standard deviations at its centre (not yet
 // normalised), and its map entry. An insert that fails adds one to `failures`.
 template <class Grid>
 struct InitialGaussian {
   Geometry g;
   IndexArray half;
   RealArray inverse_std;
+  int member;
+  IndexArray offset;
+  RealArray shift;
+  std::int64_t first_slot;
   typename Grid::Map map;
   Kokkos::View<std::uint64_t*, typename Grid::memory_space> key;
   Kokkos::View<double*, typename Grid::memory_space> probability;
@@ -46,15 +51,20 @@ struct InitialGaussian {
     GaussianExponent e;
     for (int d = g.n - 1; d >= 0; --d) {
       const std::int64_t width = 2 * half.v[d] + 1;
-      index[d] = rest % width - half.v[d];
+      index[d] = offset.v[d] + rest % width - half.v[d];
       rest /= width;
-      e.add(static_cast<double>(index[d]) * g.h[d] * inverse_std.v[d]);  // the centre's offset from the mean is h i
+      // The centre's offset from the PDF's mean: h i - shift.
+      e.add((g.h[d] * static_cast<double>(index[d]) - shift.v[d]) * inverse_std.v[d]);
     }
+    const std::int64_t slot = first_slot + s;
     std::uint64_t k = 0;
-    g.codec.pack(index, k);
-    key(s) = k;
-    probability(s) = e.factor();
-    if (!map.insert(k, static_cast<std::int32_t>(s)).success()) Kokkos::atomic_add(&failures(), 1);
+    if (!g.codec.pack(index, k, member)) {
+      Kokkos::atomic_add(&failures(), 1);
+      return;
+    }
+    key(slot) = k;
+    probability(slot) = e.factor();
+    if (!map.insert(k, static_cast<std::int32_t>(slot)).success()) Kokkos::atomic_add(&failures(), 1);
   }
 };
 

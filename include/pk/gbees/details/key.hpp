@@ -1,6 +1,9 @@
 #pragma once
-// Packing an n-dimensional integer cell index into one 64-bit hash key: 64/n bits per axis,
-// each axis stored with a bias so that index i occupies the field value i + 2^(bits-1).
+// Packing an n-dimensional integer cell index into one 64-bit hash key: the top member_bits
+// bits hold the PDF's number in an ensemble (none for one PDF), the rest (64 - member_bits)/n
+// bits per axis, each axis stored with a bias so that index i occupies the field value
+// i + 2^(bits-1). A shift along an axis never changes the member, so the cells of different
+// PDFs are never neighbours.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -9,16 +12,19 @@ namespace pk::gbees::Details {
 
 struct KeyCodec {
   int n = 0;
+  int member_bits = 0;
   int bits = 0;
   std::int64_t bias = 0;  // 2^(bits-1): the field value of index 0
   std::uint64_t mask = 0;
 
   KeyCodec() = default;
-  explicit KeyCodec(int dimension)
+  explicit KeyCodec(int dimension, int member_bits_ = 0)
       : n(dimension),
-        bits(64 / dimension),
-        bias(std::int64_t(1) << (64 / dimension - 1)),
-        mask(64 / dimension == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << (64 / dimension)) - 1) {}
+        member_bits(member_bits_),
+        bits((64 - member_bits_) / dimension),
+        bias(std::int64_t(1) << ((64 - member_bits_) / dimension - 1)),
+        mask((64 - member_bits_) / dimension == 64 ? ~std::uint64_t(0)
+                                                   : (std::uint64_t(1) << ((64 - member_bits_) / dimension)) - 1) {}
 
   // Indices i with |i| < limit() (and i >= -limit()) are representable.
   KOKKOS_INLINE_FUNCTION std::int64_t limit() const { return bias; }
@@ -26,9 +32,12 @@ struct KeyCodec {
   KOKKOS_INLINE_FUNCTION std::int64_t index(std::uint64_t key, int d) const {
     return static_cast<std::int64_t>((key >> (d * bits)) & mask) - bias;
   }
+  KOKKOS_INLINE_FUNCTION int member(std::uint64_t key) const {
+    return member_bits == 0 ? 0 : static_cast<int>(key >> (64 - member_bits));
+  }
   // False when some index lies outside [-bias, bias - 1].
-  KOKKOS_INLINE_FUNCTION bool pack(const std::int64_t* i, std::uint64_t& key) const {
-    key = 0;
+  KOKKOS_INLINE_FUNCTION bool pack(const std::int64_t* i, std::uint64_t& key, int member_ = 0) const {
+    key = member_bits == 0 ? 0 : static_cast<std::uint64_t>(member_) << (64 - member_bits);
     for (int d = 0; d < n; ++d) {
       const std::int64_t field = i[d] + bias;
       if (field < 0 || field > static_cast<std::int64_t>(mask)) return false;
