@@ -305,7 +305,7 @@ class Solver {
     Kokkos::parallel_for(
         "pk::gbees::grow", light_weight(extent * geometry_.n),
         Details::GrowCells<typename Grid::Inserter, Grid>{geometry_.codec, grid_.inserter(), key, grid_.direction(),
-                                                          neighbour, device_state_.out_of_range, live, extent});
+                                                          neighbour, device_state_.out_of_range, clock, live, extent});
     Kokkos::parallel_reduce("pk::gbees::neighbours_fluxes_cfl", slots(),
                             Details::NeighboursFluxesAndCfl<Model, Grid>{model_, geometry_, grid_.map(), key,
                                                                          probability, neighbour, flux, clock, live},

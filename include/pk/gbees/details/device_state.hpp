@@ -94,9 +94,8 @@ struct LiveCells {
   Kokkos::View<const int, MemorySpace> insert_failed;
   bool in_step = true;
 
-  KOKKOS_INLINE_FUNCTION bool operator()(const int c) const {
-    return c < count() && (!in_step || (phase() == step_running && !insert_failed()));
-  }
+  KOKKOS_INLINE_FUNCTION bool operator()(const int c) const { return c < count() && running(); }
+  KOKKOS_INLINE_FUNCTION bool running() const { return !in_step || (phase() == step_running && !insert_failed()); }
 };
 
 }  // namespace pk::gbees::Details

@@ -31,12 +31,15 @@ struct GrowCells {
   Kokkos::View<const std::int32_t*, typename Grid::memory_space> direction;
   typename Grid::NeighbourView neighbour;
   Kokkos::View<int, typename Grid::memory_space> out_of_range;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
   LiveCells<typename Grid::memory_space> live;
   int extent;  // slots per axis
 
   KOKKOS_INLINE_FUNCTION void operator()(const int item) const {
     const int c = item % extent, d = item / extent;
-    if (!live(c)) return;
+    // The count the step began with, not the live count: inserts raise that one atomically,
+    // and host threads reading it for every item would contend for its cache line.
+    if (c >= clock().first_new || !live.running()) return;
     const int mask = direction(c);
     if (!(mask & direction_above)) return;
     const int dir_d = flows(mask, d, 1) ? 1 : flows(mask, d, -1) ? -1 : 0;
