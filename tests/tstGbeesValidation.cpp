@@ -1,6 +1,7 @@
 // GBEES against independent references: a Monte Carlo ensemble (RK4, Gaussian KDE with
-// Scott's bandwidth) for the paper's Lorenz '63 case at t = 1 (Table 1), and the temporal
-// convergence of sec. 5.2.2 against a run with epsilon = 0.01.
+// Scott's bandwidth) for the paper's Lorenz '63 case at t = 1 (Table 1), each PDF of an
+// ensemble against its own one-PDF run, and the temporal convergence of sec. 5.2.2 against
+// a run with epsilon = 0.01.
 #include "spaces.hpp"
 
 #include <pk/gbees/monte_carlo.hpp>
