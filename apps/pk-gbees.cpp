@@ -48,6 +48,7 @@ struct Options {
   double epsilon = 1, initial_extent = 3;
   int prune_interval = 20;
   std::string measurement_file;
+  std::string ensemble_file;  // initial means of an ensemble, one PDF per line
   bool no_measurements = false;
   bool paper_back_faces = false;
   int snapshots = 6;
@@ -110,6 +111,13 @@ Parameters build_parameters(const Options& o, int n) {
   p.max_cells = static_cast<std::size_t>(o.max_cells);
   if (o.no_measurements) p.measurements.clear();
   if (!o.measurement_file.empty()) p.measurements = read_measurements(o.measurement_file, n);
+  if (!o.ensemble_file.empty()) {
+    std::string layout = "x1";
+    for (int d = 2; d <= n; ++d) layout += " x" + std::to_string(d);
+    for (const pk::ColumnRow& row : pk::read_columns(o.ensemble_file, n, layout)) p.member_means.push_back(row.values);
+    pk::require(!p.member_means.empty(), "ensemble file " + o.ensemble_file + ": holds no initial mean");
+    pk::require(o.mc_samples == 0, "--mc-samples: the Monte Carlo reference follows one PDF, not an --ensemble");
+  }
   validate(p, n);
   pk::require(o.snapshots >= 1 && o.snapshots <= 1000,
               "--snapshots " + std::to_string(o.snapshots) + ": must lie in 1..1000");
@@ -237,7 +245,16 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   const std::vector<double> times = snapshot_times(p, o.snapshots);
   RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0);
   const std::string stem = "gbees-" + Model::name() + "-" + name;
-  for (const Snapshot& s : r.snapshots) write_marginals(s, o.out + "/" + stem, "marginal");
+  // An ensemble's marginals: one folder per PDF, member-1, member-2, ...
+  std::vector<std::string> marginal_dirs;
+  for (int e = 0; e < member_count(p); ++e)
+    marginal_dirs.push_back(o.out + "/" + stem + (p.member_means.empty() ? "" : "/member-" + std::to_string(e + 1)));
+  for (const Snapshot& s : r.snapshots)
+    for (int e = 0; e < member_count(p); ++e) {
+      Snapshot one = s;
+      if (!p.member_means.empty()) one.cells = member_cells(s.cells, e);
+      write_marginals(one, marginal_dirs[e], "marginal");
+    }
 
   const Statistics& st = r.statistics;
   const double cells_per_second = st.cell_steps / r.seconds;
@@ -251,6 +268,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["interrupted"] = !r.completed;
   j["final_time"] = r.final_time;
   j["dimension"] = n;
+  j["members"] = member_count(p);
   j["steps"] = st.steps;
   j["max_cells"] = st.max_cells;
   j["cell_steps"] = st.cell_steps;
@@ -273,10 +291,12 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   }
   j["snapshots"] = curve;
 
-  std::cout << name << ": " << Model::name() << " " << n << "-D to t = " << fixed(r.final_time, 4)
-            << (r.completed ? "" : " (interrupted)") << ": " << st.steps << " steps, max " << st.max_cells << " cells, "
-            << fixed(r.seconds, 3) << " s, " << fixed(cells_per_second / 1e6, 3) << " M cells/s, "
-            << fixed(bytes_per_cell, 1) << " B/cell at peak (" << fixed(per_slot.total(), 1) << " B per slot)\n";
+  std::cout << name << ": " << Model::name() << " " << n << "-D"
+            << (p.member_means.empty() ? "" : ", " + std::to_string(member_count(p)) + " PDFs")
+            << " to t = " << fixed(r.final_time, 4) << (r.completed ? "" : " (interrupted)") << ": " << st.steps
+            << " steps, max " << st.max_cells << " cells, " << fixed(r.seconds, 3) << " s, "
+            << fixed(cells_per_second / 1e6, 3) << " M cells/s, " << fixed(bytes_per_cell, 1) << " B/cell at peak ("
+            << fixed(per_slot.total(), 1) << " B per slot)\n";
   for (const Snapshot& s : r.snapshots)
     if (s.bc >= 0)
       std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
@@ -322,7 +342,9 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   pk::write_file(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
   std::cout << "  summary: " << path << ", marginals: " << o.out << "/" << stem << "/\n";
   if (!o.results.empty()) {
-    pk::ResultRecord record{"gbees", Model::name(), name, pk::describe_device(space), command, {}, !r.completed};
+    const std::string case_name =
+        Model::name() + (p.member_means.empty() ? "" : "-ensemble-" + std::to_string(member_count(p)));
+    pk::ResultRecord record{"gbees", case_name, name, pk::describe_device(space), command, {}, !r.completed};
     record.metrics = {{"wall_seconds", r.seconds},
                       {"steps", double(st.steps)},
                       {"max_cells", double(st.max_cells)},
@@ -336,9 +358,9 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     const std::string result_path = pk::write_result(record, o.results);
     std::cout << "  result: " << result_path << "\n";
   }
-  if (o.plot && !pk::interrupted()) {
-    const std::vector<std::string> call = {"python3", pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT),
-                                           o.out + "/" + stem};
+  for (const std::string& dir : marginal_dirs) {
+    if (!o.plot || pk::interrupted()) break;
+    const std::vector<std::string> call = {"python3", pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
     const int status = pk::run_program(call);
     pk::require(status == 0, "plotting with python3 " + call[1] + " failed (status " + std::to_string(status) + ")");
   }
@@ -372,6 +394,9 @@ int main(int argc, char** argv) {
     cli.add_option_function<double>(
         "--end-time", [&](double v) { o.end_time = v; }, "final time (default: the paper's)");
     cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
+    cli.add_option("--ensemble", o.ensemble_file,
+                   "an ensemble of PDFs in one grid: a file of initial means, n values per line (grid centred on "
+                   "--mean)");
     cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
     cli.add_flag("--paper-back-faces", o.paper_back_faces,
                  "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");
