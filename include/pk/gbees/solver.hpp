@@ -25,10 +25,11 @@
 // normalisation then restores to 1.
 //
 // The kernels leave their totals, error flags and the clock on the device
-// (Details::DeviceState) and run over the whole cell capacity, reading the cell count
-// there, so that a batch of steps (up to the next prune) is queued without waiting: the
-// host reads the clock after each batch and checks the rest when advance_to returns and
-// after a prune or a measurement.
+// (Details::DeviceState) and, on a GPU, run over the whole cell capacity and read the cell
+// count there, so that a batch of steps (up to the next prune) is queued without waiting:
+// the host reads the clock after each batch and checks the rest when advance_to returns
+// and after a prune or a measurement. Parameters::member_means propagates an ensemble of
+// PDFs in one grid (docs/gbees.md, "Ensembles").
 #include <pk/core/error.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/gbees/details/advection.hpp>
@@ -285,7 +286,8 @@ class Solver {
 
   // Launches one step's kernels over the slots of SparseGrid::launch_extent (LiveCells
   // picks the cells): BeginStep (not when resuming a step), directional growth, the
-  // neighbour table and the CFL limit, dt, the fluxes, the update and its normalisation.
+  // neighbour table with the donor-cell fluxes and the CFL limit, dt, the corner-transport
+  // terms, the update and its normalisation.
   void queue_step(bool begin) {
     const Details::LiveCells<memory_space> live{grid_.device_count(), device_state_.phase, grid_.insert_failed()};
     const auto slots = [&] { return light_weight(grid_.launch_extent()); };
