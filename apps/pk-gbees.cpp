@@ -249,12 +249,16 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   std::vector<std::string> marginal_dirs;
   for (int e = 0; e < member_count(p); ++e)
     marginal_dirs.push_back(o.out + "/" + stem + (p.member_means.empty() ? "" : "/member-" + std::to_string(e + 1)));
-  for (const Snapshot& s : r.snapshots)
+  for (const Snapshot& s : r.snapshots) {
+    if (p.member_means.empty()) {
+      write_marginals(s, marginal_dirs[0], "marginal");
+      continue;
+    }
     for (int e = 0; e < member_count(p); ++e) {
-      Snapshot one = s;
-      if (!p.member_means.empty()) one.cells = member_cells(s.cells, e);
+      Snapshot one{s.label, member_cells(s.cells, e), s.bc};
       write_marginals(one, marginal_dirs[e], "marginal");
     }
+  }
 
   const Statistics& st = r.statistics;
   const double cells_per_second = st.cell_steps / r.seconds;

@@ -57,6 +57,10 @@ KOKKOS_INLINE_FUNCTION double face_velocity(const Model& model, const Geometry& 
 // Normalisation writes them; growth and pruning read them without evaluating the model.
 inline constexpr int direction_above = 1 << 16;
 KOKKOS_INLINE_FUNCTION bool flows(int mask, int j, int dir) { return (mask >> (dir > 0 ? j : 8 + j)) & 1; }
+// The way f_j flows through the cell's faces on axis j: +1, -1, or 0 (no flow, or below p*).
+KOKKOS_INLINE_FUNCTION int flow_direction(int mask, int j) {
+  return flows(mask, j, 1) ? 1 : flows(mask, j, -1) ? -1 : 0;
+}
 template <class Model>
 KOKKOS_INLINE_FUNCTION int direction_mask(const Model& model, const Geometry& g, std::uint64_t key, bool above) {
   if (!above) return 0;  // nothing reads the directions of cells below p*

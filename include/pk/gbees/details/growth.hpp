@@ -42,7 +42,7 @@ struct GrowCells {
     if (c >= clock().first_new || !live.running()) return;
     const int mask = direction(c);
     if (!(mask & direction_above)) return;
-    const int dir_d = flows(mask, d, 1) ? 1 : flows(mask, d, -1) ? -1 : 0;
+    const int dir_d = flow_direction(mask, d);
     if (dir_d == 0) return;
     const int n = codec.n;
     const std::uint64_t k = key(c);
@@ -54,7 +54,7 @@ struct GrowCells {
     }
     if (via < 0) insert(a);
     for (int j = 0; j < n; ++j) {
-      const int dir_j = flows(mask, j, 1) ? 1 : flows(mask, j, -1) ? -1 : 0;
+      const int dir_j = flow_direction(mask, j);
       if (j == d || dir_j == 0) continue;
       // Known through the neighbour table already? Then no insert is tried.
       if (via >= 0 && neighbour(via, (dir_j > 0 ? n : 0) + j) >= 0) continue;

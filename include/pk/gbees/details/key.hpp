@@ -22,9 +22,8 @@ struct KeyCodec {
       : n(dimension),
         member_bits(member_bits_),
         bits((64 - member_bits_) / dimension),
-        bias(std::int64_t(1) << ((64 - member_bits_) / dimension - 1)),
-        mask((64 - member_bits_) / dimension == 64 ? ~std::uint64_t(0)
-                                                   : (std::uint64_t(1) << ((64 - member_bits_) / dimension)) - 1) {}
+        bias(std::int64_t(1) << (bits - 1)),
+        mask(bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1) {}
 
   // Indices i with |i| < limit() (and i >= -limit()) are representable.
   KOKKOS_INLINE_FUNCTION std::int64_t limit() const { return bias; }
