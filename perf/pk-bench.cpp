@@ -5,12 +5,14 @@
 #include <pk/core/app.hpp>
 #include <pk/core/cli.hpp>
 #include <pk/core/device_info.hpp>
+#include <pk/core/error.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/results.hpp>
 #include <pk/core/session.hpp>
 #include <pk/core/table.hpp>
 
 #include <iostream>
+#include <regex>
 
 namespace pk::bench {
 
@@ -39,7 +41,7 @@ std::size_t copy_probe_length(Size size) {
 int main(int argc, char** argv) {
   using namespace pk::bench;
   return pk::run_app("pk-bench", [&] {
-    std::string space_request = "all", kernel_request = "all", out = "pk-results";
+    std::string space_request = "all", kernel_request = "all", case_request = ".*", out = "pk-results";
     Size size = Size::small;
     bool list = false;
     CLI::App cli{"Runs PortableKernels' kernels on each execution space and reports them against the copy bandwidth."};
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
     cli.add_option("--size", size, "problem size: tiny, small or full")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, Size>{{"tiny", Size::tiny}, {"small", Size::small}, {"full", Size::full}}));
+    cli.add_option("--case", case_request, "run only the cases whose name matches this regular expression");
     cli.add_option("--out", out, "directory for the result JSON files");
     cli.add_flag("--list", list, "list the kernels and exit");
     const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
@@ -61,6 +64,12 @@ int main(int argc, char** argv) {
     for (const auto& b : registry())
       if (kernel_request == "all" || kernel_request == b.kernel) chosen.push_back(&b);
     pk::require(!chosen.empty(), "unknown kernel '" + kernel_request + "' (see --list)");
+    std::regex cases;
+    try {
+      cases = std::regex(case_request);
+    } catch (const std::regex_error&) {
+      throw pk::Error("--case: '" + case_request + "' is not a regular expression");
+    }
     const auto spaces = pk::select_spaces(space_request);
     for (const auto& s : pk::enabled_space_statuses())
       if (!s.available()) std::cout << "space " << s.name << ": not run, " << s.unavailable_reason << '\n';
@@ -74,10 +83,11 @@ int main(int argc, char** argv) {
       const std::string name = pk::SpaceTraits<Space>::name;
       const std::string device = pk::describe_device(space);
       std::cout << "space " << name << ": " << device << std::endl;
-      Context context{size, pk::measure_copy_bandwidth(space, copy_probe_length(size), 20)};
+      Context context{size, pk::measure_copy_bandwidth(space, copy_probe_length(size), 20), cases};
       for (const Benchmark* b : chosen) {
         if (pk::interrupted()) break;
         for (const Result& r : b->run_on.at(name)(context)) {
+          if (!context.wants(r.case_name)) continue;  // a benchmark that measured it anyway
           pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics};
           record.metrics["limit_ratio"] = r.limit_ratio;
           const std::string path = pk::write_result(record, out);

@@ -21,6 +21,12 @@ struct Config {
   int storage_bytes;  // 4: fp32, 8: fp64, 2: fp16
 };
 
+std::string case_name(pk::lbm::Streaming streaming, const char* precision, int n) {
+  std::ostringstream name;
+  name << pk::lbm::streaming_name(streaming) << '-' << precision << '-' << n;
+  return name.str();
+}
+
 template <class Space, class Real>
 Result measure(const Space& space, const Context& c, pk::lbm::Streaming streaming, int n) {
   using namespace pk::lbm;
@@ -46,9 +52,7 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
   const double mlups = cells * steps / seconds * 1e-6;
   const double bytes = static_cast<double>(Solver<Space, Real>::bytes_per_update);
   const double roofline_mlups = c.copy.limit_gbs() * 1e3 / bytes;
-  std::ostringstream name;
-  name << streaming_name(streaming) << '-' << precision_name<Real> << '-' << n;
-  return Result{name.str(),
+  return Result{case_name(streaming, precision_name<Real>, n),
                 {{"mlups", mlups},
                  {"bytes_per_update", bytes},
                  {"copy_bandwidth_gbs", c.copy.limit_gbs()},
@@ -93,8 +97,9 @@ struct LbmBench {
         for (int n = 64; n <= largest; n = n < 128 ? 2 * n : n + 128) case_sides.push_back(n);
         if (!case_sides.empty() && case_sides.back() != largest && largest >= 64) case_sides.push_back(largest);
       }
+      const char* precision = config.storage_bytes == 8 ? "fp64" : config.storage_bytes == 2 ? "fp16" : "fp32";
       for (int n : case_sides) {
-        if (per_cell * n * n * n > budget) continue;
+        if (per_cell * n * n * n > budget || !c.wants(case_name(config.streaming, precision, n))) continue;
         results.push_back(config.storage_bytes == 8   ? measure<Space, double>(space, c, config.streaming, n)
                           : config.storage_bytes == 2 ? measure<Space, pk::Binary16>(space, c, config.streaming, n)
                                                       : measure<Space, float>(space, c, config.streaming, n));

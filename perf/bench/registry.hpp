@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,10 @@ enum class Size { tiny, small, full };  // tests, the default problem, the paper
 
 struct Context {
   Size size = Size::small;
-  CopyBandwidth copy;  // measured on this space in this run
+  CopyBandwidth copy;                    // measured on this space in this run
+  std::regex cases{".*"};                // pk-bench --case: the cases to run
+  // Whether case `name` is asked for; benchmarks skip the others before measuring them.
+  bool wants(const std::string& name) const { return std::regex_search(name, cases); }
 };
 
 struct Result {

@@ -66,6 +66,8 @@ struct RfilterBench {
           "pk::bench::rfilter::fill", Kokkos::RangePolicy<Space>(space, 0, n),
           KOKKOS_LAMBDA(const long i) { input(i) = std::sin(0.37 * i) + 0.5 * std::cos(1.91 * i); });
       for (const int K : iterations) {
+        const std::string name = "line-n" + std::to_string(n) + "-k" + std::to_string(K);
+        if (!c.wants(name)) continue;
         const auto coefficients = rfilter::make_coefficients(sigma, K);
         rfilter::Chunking chunking = rfilter::default_chunking(space, n, 1, sigma);
         chunking.overlap = 5;  // the paper's m
@@ -90,7 +92,7 @@ struct RfilterBench {
           scale = std::max(scale, std::abs(u(i)));
         }
         const double paper = paper_gpu_seconds(K, n);
-        results.push_back(Result{"line-n" + std::to_string(n) + "-k" + std::to_string(K),
+        results.push_back(Result{name,
                                  {{"wall_seconds", seconds},
                                   {"n", static_cast<double>(n)},
                                   {"k", static_cast<double>(K)},
@@ -118,12 +120,14 @@ struct RfilterBench {
       const double gigabytes = 2 * points * sizeof(double) * 1e-9;
       const char* axis_name = "xyz";
       for (int axis = 0; axis < 3; ++axis) {
+        const std::string name = "field" + std::to_string(n) + "-" + axis_name[axis];
+        if (!c.wants(name)) continue;
         // Lines per tile; on a GPU chosen (timed) here, before the filter is.
         const int tile = rfilter::tile_lines(space, field, axis, coefficients);
         const double seconds =
             median_seconds(space, repeats, [&] { rfilter::apply_filter(space, field, axis, coefficients); });
         const double gbs = gigabytes / seconds;
-        results.push_back(Result{"field" + std::to_string(n) + "-" + axis_name[axis],
+        results.push_back(Result{name,
                                  {{"wall_seconds", seconds},
                                   {"n", points},
                                   {"k", static_cast<double>(K)},
