@@ -228,10 +228,11 @@ TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
 
 // The same on a fully periodic box, where the rows traversal's runs take the cells on the
 // periodic y and z faces (their wraps shared by the row) and leave those on the x faces to
-// the per-cell kernel; rows of 37 cells end in partial runs.
+// the per-cell kernel; rows of 37 cells end in partial runs. 555 cells: the cells
+// traversal's paired fp16 even step leaves the last cell without a partner.
 template <class Space, class Real>
 void check_traversals_agree_periodic(double tolerance) {
-  const Geometry g = periodic_box(37, 4, 3);
+  const Geometry g = periodic_box(37, 5, 3);
   std::vector<double> density, velocity;
   random_state(g, density, velocity, 11);
   Parameters p;

@@ -19,8 +19,8 @@ enum class Size { tiny, small, full };  // tests, the default problem, the paper
 
 struct Context {
   Size size = Size::small;
-  CopyBandwidth copy;                    // measured on this space in this run
-  std::regex cases{".*"};                // pk-bench --case: the cases to run
+  CopyBandwidth copy;      // measured on this space in this run
+  std::regex cases{".*"};  // pk-bench --case: the cases to run
   // Whether case `name` is asked for; benchmarks skip the others before measuring them.
   bool wants(const std::string& name) const { return std::regex_search(name, cases); }
 };

@@ -314,11 +314,11 @@ class Solver {
   }
 
   // Whether the whole-lattice streaming steps (A-B, A-A odd) run split by walls: the cells
-  // without walls on the open path (OpenCells), then the groups of cells with walls
-  // (WalledCells, Details::cell_group). This pays where the step is bound by its
-  // instructions, fp16 storage on GPUs (its 2-byte loads and stores carry half the bytes
-  // per instruction), and where few groups have walls; fp32 and fp64 steps are bound by
-  // memory, and the second pass cost them (docs/lbm.md).
+  // the open path can step (OpenCells: no wall link, no periodic y or z face), then the
+  // groups of cells with such walls (WalledCells, Details::cell_group). This pays where the
+  // step is bound by its instructions, fp16 storage on GPUs (its 2-byte loads and stores
+  // carry half the bytes per instruction), and where few groups have walls; fp32 and fp64
+  // steps are bound by memory, and the second pass cost them (docs/lbm.md).
   static constexpr bool can_split_by_walls = traversal == Traversal::cells && std::is_same_v<Precision, Binary16>;
   bool choose_split_by_walls() {
     if constexpr (can_split_by_walls) {
@@ -328,8 +328,7 @@ class Solver {
       int walled = 0;
       Kokkos::parallel_scan("pk::lbm::count_walled_groups", Range(space_, 0, groups),
                             Details::ListWalledGroups<ExecutionSpace>{grid_}, walled);
-      // A lattice of short x rows (up to 128 cells on GPUs, periodic in x) has walls in
-      // most groups: there one pass is faster.
+      // Where walls reach most groups (short x rows between walls), one pass is faster.
       if (3 * walled > groups) return false;
       grid_.walled_groups =
           Kokkos::View<int*, memory_space>(Kokkos::view_alloc(space_, "pk::lbm::walled_groups"), walled);
@@ -344,16 +343,21 @@ class Solver {
   }
 
   bool shifted() const { return shifted_; }
-  // Slots per direction: the cells, shifted storage's margins, and on host spaces a pad that
-  // starts consecutive directions 3 cache lines apart modulo 4 KiB. Unpadded, a lattice of
-  // 2^k cells starts all 19 (A-B: 38) directions at the same address modulo 4 KiB, the
-  // span of a CPU's L1 ways, so a row's streams evict each other.
+  // Slots per direction: the cells, shifted storage's margins, and a pad. On host spaces it
+  // starts consecutive directions 3 cache lines apart modulo 4 KiB: unpadded, a lattice of
+  // 2^k cells starts all 19 (A-B: 38) directions at the same address modulo 4 KiB, the span
+  // of a CPU's L1 ways, so a row's streams evict each other. On GPUs it starts every
+  // direction on a 128-byte line, so that a warp's accesses span as few lines as they can
+  // (and the paired even step's words are aligned).
   int lattice_slots(int cells) const {
     int slots = cells + (shifted() ? 2 * Details::margin : 0);
     if constexpr (runs_on_host<ExecutionSpace>) {
       constexpr int period = 4096 / static_cast<int>(sizeof(storage_type));
       constexpr int offset = 3 * 64 / static_cast<int>(sizeof(storage_type));
       slots += ((offset - slots) % period + period) % period;
+    } else {
+      constexpr int line = 128 / static_cast<int>(sizeof(storage_type));
+      slots += (line - slots % line) % line;
     }
     return slots;
   }
@@ -414,6 +418,14 @@ class Solver {
     return false;
   }
 
+  // The A-A even step of a whole fp16 lattice in plain storage, cells traversal, takes two
+  // cells per thread (Details::PairedCollide): each load and store then moves 4 bytes, not 2.
+  static constexpr bool can_pair = traversal == Traversal::cells && std::is_same_v<Precision, Binary16>;
+  template <Details::Kernel kernel, bool in_shifted_storage>
+  bool paired_even_step() const {
+    return can_pair && kernel == Details::Kernel::aa_collide && !in_shifted_storage && f_.stride(1) % 2 == 0;
+  }
+
   template <Details::Kernel kernel, bool in_shifted_storage>
   void launch_on(const char* label, const Distributions& source, const Distributions& target,
                  const Details::CellBox* box) const {
@@ -441,6 +453,11 @@ class Solver {
         Kokkos::parallel_for(label, Range(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
       else
         Kokkos::parallel_for(label, AaPolicy(space_, 0, box->cells()), Details::BoxCells<Cells>{cells, *box});
+    } else if (paired_even_step<kernel, in_shifted_storage>()) {
+      if constexpr (can_pair && kernel == Details::Kernel::aa_collide && !in_shifted_storage) {
+        const int count = static_cast<int>(geometry_.cell_count());
+        Kokkos::parallel_for(label, AaPolicy(space_, 0, (count + 1) / 2), Details::PairedCollide<Cells>{cells, count});
+      }
     } else if (split_by_walls_ && kernel != Details::Kernel::aa_collide) {
       if constexpr (can_split_by_walls && kernel != Details::Kernel::aa_collide) {
         if constexpr (kernel == Details::Kernel::ab_stream_collide)

@@ -40,9 +40,11 @@ struct Grid {
   // every kernel skips them as solid, but links into them are open (link()), so the
   // owned cells beside them stream as they would in one lattice.
   static constexpr std::uint8_t ghost_bit = 0x40;
+  // Set by MarkWalledGroups in a step split by walls: the cell's group takes the walled pass.
+  static constexpr std::uint8_t walled_pass_bit = 0x20;
 
   KOKKOS_INLINE_FUNCTION static std::uint8_t type_of(std::uint8_t raw) {
-    return static_cast<std::uint8_t>(raw & ~(walls_bit | ghost_bit));
+    return static_cast<std::uint8_t>(raw & ~(walls_bit | ghost_bit | walled_pass_bit));
   }
   KOKKOS_INLINE_FUNCTION std::uint8_t type(int cell) const { return type_of(cell_type(cell)); }
   // The walls word of a cell whose type byte is `raw`: 0 without reading it for plain cells.
@@ -91,10 +93,13 @@ struct Grid {
     return cell + step(w, 0, D3Q19::cx(q), nx, 1) + step(w, 1, D3Q19::cy(q), ny, nx) +
            step(w, 2, D3Q19::cz(q), nz, nx * ny);
   }
-  // The same for a cell without a walls word: every link is open and none wraps.
+  // The same for a cell whose walls word w holds at most the periodic x faces (open_faces):
+  // no wall test, and a wrap in x costs two offsets per cell, not a branch per link. Every
+  // row of a lattice periodic in x has two such cells; rows on y or z faces are few.
+  static constexpr std::uint32_t open_faces = 3u << face_bit;
   template <int q>
-  KOKKOS_INLINE_FUNCTION int open_neighbour(int cell) const {
-    return cell + D3Q19::cx(q) + nx * (D3Q19::cy(q) + ny * D3Q19::cz(q));
+  KOKKOS_INLINE_FUNCTION int open_neighbour(int cell, std::uint32_t w) const {
+    return cell + step(w, 0, D3Q19::cx(q), nx, 1) + nx * (D3Q19::cy(q) + ny * D3Q19::cz(q));
   }
   // Inward normal of a pressure cell: the non-periodic box face it lies on (validated
   // on the host to be exactly one).
@@ -140,14 +145,15 @@ struct MarkWalls {
 };
 
 // Cells are grouped by warps: group k is cells k * cell_group .. (k + 1) * cell_group - 1.
-// In a step split by walls, where a group holds a cell with walls the whole group takes the
-// walled pass (MarkWalledGroups gives every cell Grid::walls_bit, the others with a zero
-// walls word), so no warp runs both paths.
+// In a step split by walls, where a group holds a cell with a wall link or on a periodic y
+// or z face the whole group takes the walled pass (MarkWalledGroups gives every cell
+// Grid::walled_pass_bit), so no warp runs both paths. Cells on periodic x faces stay on the
+// open path (Grid::open_neighbour).
 template <class ExecutionSpace>
 constexpr int cell_group = Tuning<ExecutionSpace>::lockstep_threads;
 
-// Lists the groups with a non-solid cell carrying Grid::walls_bit in grid.walled_groups
-// (sized by a first run that leaves it empty).
+// Lists the groups with a non-solid cell that the open path cannot step (a wall link, a
+// periodic y or z face) in grid.walled_groups (sized by a first run that leaves it empty).
 template <class ExecutionSpace>
 struct ListWalledGroups {
   static constexpr int group = cell_group<ExecutionSpace>;
@@ -159,7 +165,7 @@ struct ListWalledGroups {
     bool walled = false;
     for (int cell = k * group; cell < end; ++cell) {
       const std::uint8_t raw = grid.cell_type(cell);
-      walled = walled || (G::type_of(raw) != solid_flag && (raw & G::walls_bit));
+      walled = walled || (G::type_of(raw) != solid_flag && (grid.walls_of(cell, raw) & ~G::open_faces));
     }
     if (!walled) return;
     if (final && grid.walled_groups.extent(0) > 0) grid.walled_groups(count) = k;
@@ -175,7 +181,8 @@ KOKKOS_INLINE_FUNCTION int walled_group_cell(const Grid<MemorySpace>& grid, int 
   return cell < grid.cell_type.extent_int(0) ? cell : -1;
 }
 
-// Sets Grid::walls_bit on every non-solid cell of the walled groups (thread i: cell i of them).
+// Sets Grid::walled_pass_bit on every non-solid cell of the walled groups (thread i: cell i
+// of them).
 template <class ExecutionSpace>
 struct MarkWalledGroups {
   Grid<typename ExecutionSpace::memory_space> grid;
@@ -183,7 +190,7 @@ struct MarkWalledGroups {
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const int cell = walled_group_cell<ExecutionSpace>(grid, i);
     if (cell >= 0 && grid.type(cell) != solid_flag)
-      grid.cell_type(cell) |= Grid<typename ExecutionSpace::memory_space>::walls_bit;
+      grid.cell_type(cell) |= Grid<typename ExecutionSpace::memory_space>::walled_pass_bit;
   }
 };
 

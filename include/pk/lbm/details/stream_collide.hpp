@@ -20,6 +20,7 @@ template <class ExecutionSpace, class Storage, Kernel kernel, bool shifted>
 struct StreamCollide {
   using execution_space = ExecutionSpace;
   using MemorySpace = typename ExecutionSpace::memory_space;
+  using storage_type = Storage;
   using Real = arithmetic_t<Storage>;
   Lattice<Storage, MemorySpace> source;  // A-A: source == target
   Lattice<Storage, MemorySpace> target;
@@ -35,12 +36,13 @@ struct StreamCollide {
     update<true>(cell, type, kernel == Kernel::aa_collide ? 0u : grid.walls_of(cell, raw));
   }
 
-  // The step of a cell without Grid::walls_bit (OpenCells); the others are left to a pass
-  // of their own over the walled groups (WalledCells).
+  // The step of a cell outside the walled groups (OpenCells): no wall link, perhaps on a
+  // periodic x face. The others are left to a pass of their own over the walled groups
+  // (WalledCells).
   KOKKOS_INLINE_FUNCTION void step_open(const int cell) const {
     const std::uint8_t raw = grid.cell_type(cell);
-    if (Grid<MemorySpace>::type_of(raw) == solid_flag || (raw & Grid<MemorySpace>::walls_bit)) return;
-    update<false>(cell, Grid<MemorySpace>::type_of(raw), 0u);
+    if (Grid<MemorySpace>::type_of(raw) == solid_flag || (raw & Grid<MemorySpace>::walled_pass_bit)) return;
+    update<false>(cell, Grid<MemorySpace>::type_of(raw), grid.walls_of(cell, raw));
   }
   KOKKOS_INLINE_FUNCTION void step_walled(const int cell) const {
     const std::uint8_t type = grid.type(cell);
@@ -48,8 +50,9 @@ struct StreamCollide {
   }
 
   // The step of a non-solid cell of the given type and walls word w. On the open path (a
-  // cell without walls word) every link leads to a neighbour at a fixed index offset: no
-  // per-link wall, wrap or bounce-back test, half the odd step's instructions.
+  // walls word with at most the periodic x faces) every link leads to a neighbour at a
+  // fixed index offset, or one of two in x: no per-link wall, wrap or bounce-back test,
+  // half the odd step's instructions.
   template <bool walled>
   KOKKOS_FORCEINLINE_FUNCTION void update(const int cell, const std::uint8_t type, const std::uint32_t w) const {
     Real g[D3Q19::size];
@@ -59,7 +62,7 @@ struct StreamCollide {
       if constexpr (kernel == Kernel::aa_collide) {
         g[q] = load(cell, q);
       } else {
-        const int from = walled ? grid.template neighbour<o>(cell, w) : grid.template open_neighbour<o>(cell);
+        const int from = walled ? grid.template neighbour<o>(cell, w) : grid.template open_neighbour<o>(cell, w);
         if constexpr (kernel == Kernel::ab_stream_collide)
           g[q] = !walled || from >= 0 ? load(from, q) : load(cell, o);
         else
@@ -75,7 +78,7 @@ struct StreamCollide {
       } else if constexpr (kernel == Kernel::aa_collide) {
         store(cell, o, g[q]);
       } else {
-        const int to = walled ? grid.template neighbour<q>(cell, w) : grid.template open_neighbour<q>(cell);
+        const int to = walled ? grid.template neighbour<q>(cell, w) : grid.template open_neighbour<q>(cell, w);
         if (!walled || to >= 0)
           store(to, q, g[q]);
         else
@@ -115,6 +118,51 @@ struct WalledCells {
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const int cell = walled_group_cell<typename Cells::execution_space>(cells.grid, i);
     if (cell >= 0) cells.step_walled(cell);
+  }
+};
+
+// The A-A even step in plain storage for two neighbouring cells per thread, reading and
+// writing both cells' populations of a direction as one word: a thread per cell moves 2
+// bytes per fp16 load and store, half of fp32's, and keeps half as many in flight. Needs
+// even columns, so that the words are aligned (Solver::paired_even_step). A pair with a
+// solid cell takes the per-cell step.
+template <class Cells>
+struct PairedCollide {
+  using Storage = typename Cells::storage_type;
+  using Real = typename Cells::Real;
+  struct alignas(2 * sizeof(Storage)) Pair {
+    Storage low, high;
+  };
+  Cells cells;
+  int count;  // cells in the lattice
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int pair) const {
+    const int cell = 2 * pair;
+    const std::uint8_t low_type = cells.grid.type(cell);
+    const std::uint8_t high_type = cell + 1 < count ? cells.grid.type(cell + 1) : solid_flag;
+    if (low_type == solid_flag || high_type == solid_flag) {
+      for (int c = cell; c < cell + 2 && c < count; ++c) cells(c);
+      return;
+    }
+    // The low halves are collided and put back before the high ones are read out, so that
+    // the pair's 38 populations never sit in 38 registers.
+    Pair p[D3Q19::size];
+    Real g[D3Q19::size];
+    for (int q = 0; q < D3Q19::size; ++q) p[q] = word(cell, q);
+    for (int q = 0; q < D3Q19::size; ++q) g[q] = static_cast<Real>(p[q].low);
+    cells.relax(g, low_type, cell);
+    for (int q = 0; q < D3Q19::size; ++q) p[q].low = static_cast<Storage>(g[q]);
+    for (int q = 0; q < D3Q19::size; ++q) g[q] = static_cast<Real>(p[q].high);
+    cells.relax(g, high_type, cell + 1);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      p[q].high = static_cast<Storage>(g[q]);
+      word(cell, D3Q19::opposite(q)) = p[q];  // stored swapped, as StreamCollide's even step
+    });
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION Pair& word(int cell, int q) const {
+    return *reinterpret_cast<Pair*>(&cells.source(cell, q));
   }
 };
 
