@@ -256,12 +256,13 @@ TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameStepsOnAPeriodicBox) {
 
 // An fp16 lattice of long x rows, most of whose warps of cells have no walls, steps in two
 // passes in the cells traversal (cells without walls, then the groups with walls) on every
-// space; the rows traversal, in one, takes the same steps. Periodic in x and z, walls in y,
-// a solid block inside. Tolerance: the traversals round in different orders (vectorised
+// space; the rows traversal, in one, takes the same steps. Periodic in x (whose face cells
+// stay on the open path) and z (whose face rows take the walled pass), walls in y, a solid
+// block inside; 2^19 cells, the fewest that split. Tolerance: the traversals round in different orders (vectorised
 // rows, fused multiply-adds), which can tip a stored half to its neighbour, 3e-5 apart
 // near 0.05; a cell stepped wrongly or twice differs by 1e-3 or more.
 TYPED_TEST(LbmSolver, StepsSplitByWallsMatchTheRowsTraversal) {
-  Geometry g(512, 24, 24, {true, false, true});
+  Geometry g(512, 32, 32, {true, false, true});
   for (int z = 0; z < g.nz(); ++z)
     for (int y = 0; y < g.ny(); ++y)
       for (int x = 0; x < g.nx(); ++x) {
