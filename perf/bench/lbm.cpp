@@ -97,7 +97,10 @@ struct LbmBench {
         for (int n = 64; n <= largest; n = n < 128 ? 2 * n : n + 128) case_sides.push_back(n);
         if (!case_sides.empty() && case_sides.back() != largest && largest >= 64) case_sides.push_back(largest);
       }
-      const char* precision = config.storage_bytes == 8 ? "fp64" : config.storage_bytes == 2 ? "fp16" : "fp32";
+      using pk::lbm::precision_name;
+      const char* precision = config.storage_bytes == 8   ? precision_name<double>
+                              : config.storage_bytes == 2 ? precision_name<pk::Binary16>
+                                                          : precision_name<float>;
       for (int n : case_sides) {
         if (per_cell * n * n * n > budget || !c.wants(case_name(config.streaming, precision, n))) continue;
         results.push_back(config.storage_bytes == 8   ? measure<Space, double>(space, c, config.streaming, n)
