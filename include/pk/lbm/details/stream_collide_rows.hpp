@@ -11,23 +11,27 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pk::lbm::Details {
 
 // One time step on every non-solid cell of an x-row (row = y + ny * z), for CPU
 // threads. Per cell, the gathers, the collision and the scatters depend on the
 // cell's links, so the compiler cannot turn a loop over cells into SIMD code.
-// But in a run of consecutive plain cells (fluid, no wall link, not on a
-// periodic x face) every population comes from and goes to consecutive
-// addresses: such runs are loaded, collided and stored by loops across the run,
-// which vectorise. Other cells take the per-cell kernel. The run is read whole
-// before anything is written, which keeps A-A's in-place update correct.
+// But in a run of consecutive plain cells (fluid, no wall link) every population
+// comes from and goes to consecutive addresses, but for a wrap across a periodic
+// x face at the row's ends: such runs are loaded, collided and stored by loops
+// across the run, which vectorise. Other cells take the per-cell kernel. The run
+// is read whole before anything is written, which keeps A-A's in-place update
+// correct.
 //
 // Runs end at multiples of `lanes` cells, so full runs load and store whole
 // SIMD registers at aligned addresses (where the direction has no x offset).
 // Every run computes `lanes` cells in loops of that fixed count, which compile
 // to straight SIMD code (loops of the run's count became library copies,
-// memmove, and remainder loops); a shorter run masks its loads and stores.
+// memmove, and remainder loops). A shorter run, or one at a periodic x face,
+// is staged: its populations pass through a buffer of `lanes` elements,
+// gathered and scattered element by element, converted as a whole.
 template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
   static constexpr int lanes = Launch<ExecutionSpace>::simd_lanes;  // cells per run
@@ -36,19 +40,25 @@ struct StreamCollideRows {
   using G = Grid<typename ExecutionSpace::memory_space>;
   Cells cells;
 
-  // Walls-word bits that keep a cell out of runs: its wall links, and the
-  // periodic x faces (the wrap breaks the consecutive addresses). Periodic y
-  // and z faces do not: every cell of a row shares them, so the run's first
-  // cell gives the offsets of all.
-  static constexpr std::uint32_t not_in_runs =
-      ((1u << D3Q19::size) - 2u) | (1u << G::face_bit) | (1u << (G::face_bit + 1));
+  // Walls-word bits that keep a cell out of runs: its wall links. Periodic
+  // faces do not: every cell of a row shares the y and z ones, so the run's
+  // first cell gives the offsets of all, and a wrap in x is a run's first or
+  // last cell (runs start at the row's first cell and end at its last).
+  static constexpr std::uint32_t not_in_runs = (1u << D3Q19::size) - 2u;
+
+  // Where a run's first and last cells reach across a periodic x face.
+  struct Ends {
+    int count;       // cells in the run
+    bool low, high;  // first cell at x = 0, last at x = nx - 1, on a lattice periodic in x
+  };
 
   KOKKOS_INLINE_FUNCTION void operator()(const int row) const { update_row(row, 0, cells.grid.nx); }
 
   // The cells x0 .. x1 - 1 of a row.
   KOKKOS_INLINE_FUNCTION void update_row(const int row, const int x0, const int x1) const {
-    const int end = row * cells.grid.nx + x1;
-    for (int cell = row * cells.grid.nx + x0; cell < end;) {
+    const G& grid = cells.grid;
+    const int start = row * grid.nx, end = start + x1;
+    for (int cell = start + x0; cell < end;) {
       const int next_boundary = (cell / lanes + 1) * lanes;
       const int limit = end < next_boundary ? end : next_boundary;
       int run = 0;
@@ -56,13 +66,15 @@ struct StreamCollideRows {
       if (run == 0) {
         cells(cell);
         ++cell;
-      } else {
-        if (run == lanes)
-          update_run<false>(cell, lanes);
-        else
-          update_run<true>(cell, run);
-        cell += run;
+        continue;
       }
+      const bool faces = kernel != Kernel::aa_collide && grid.periodic_x;
+      const Ends ends{run, faces && cell == start, faces && cell + run == start + grid.nx};
+      if (run == lanes && !ends.low && !ends.high)
+        update_run<false>(cell, ends);
+      else
+        update_run<true>(cell, ends);
+      cell += run;
     }
   }
 
@@ -74,25 +86,24 @@ struct StreamCollideRows {
     return raw == fluid_flag || (G::type_of(raw) == fluid_flag && (cells.grid.walls(cell) & not_in_runs) == 0u);
   }
 
-  // The per-cell kernel's accesses for plain cells `first` .. `first + count -
-  // 1`. A partial run (count < lanes) computes all lanes, the others on zeros,
-  // and masks its loads and stores.
-  template <bool partial>
-  KOKKOS_INLINE_FUNCTION void update_run(const int first, const int count) const {
+  // The per-cell kernel's accesses for the plain cells of a run from `first`.
+  // A staged run computes all lanes, those past its end on zeros.
+  template <bool staged>
+  KOKKOS_INLINE_FUNCTION void update_run(const int first, const Ends& ends) const {
     const G& grid = cells.grid;
-    const std::uint32_t w = kernel == Kernel::aa_collide ? 0u : grid.walls_of(first, grid.cell_type(first));
+    // the row's periodic y and z faces; x wraps are the ends' (see Ends)
+    const std::uint32_t w =
+        kernel == Kernel::aa_collide ? 0u : grid.walls_of(first, grid.cell_type(first)) & ~G::open_faces;
     Real g[D3Q19::size][lanes];
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
-      const Storage* from = kernel == Kernel::aa_collide ? &cells.source(first, q)
-                            : kernel == Kernel::ab_stream_collide
-                                ? &cells.source(grid.template neighbour<o>(first, w), q)
-                                : &cells.source(grid.template neighbour<o>(first, w), o);
-      if constexpr (partial)
-        for (int l = 0; l < lanes; ++l) g[q][l] = l < count ? static_cast<Real>(from[l]) : Real(0);
+      if constexpr (kernel == Kernel::aa_collide)
+        load<0, staged>(&cells.source(first, q), g[q], ends);
+      else if constexpr (kernel == Kernel::ab_stream_collide)
+        load<D3Q19::cx(o), staged>(&cells.source(grid.template neighbour<o>(first, w), q), g[q], ends);
       else
-        convert<lanes>(from, g[q]);
+        load<D3Q19::cx(o), staged>(&cells.source(grid.template neighbour<o>(first, w), o), g[q], ends);
     });
     for (int l = 0; l < lanes; ++l) {
       Real cell[D3Q19::size];
@@ -103,16 +114,68 @@ struct StreamCollideRows {
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
-      Storage* to = kernel == Kernel::ab_stream_collide ? &cells.target(first, q)
-                    : kernel == Kernel::aa_collide      ? &cells.target(first, o)
-                                                        : &cells.target(grid.template neighbour<q>(first, w), q);
-      if constexpr (partial) {
-        for (int l = 0; l < lanes; ++l)
-          if (l < count) to[l] = static_cast<Storage>(g[q][l]);
-      } else {
-        convert<lanes>(g[q], to);
-      }
+      if constexpr (kernel == Kernel::ab_stream_collide)
+        store<0, staged>(g[q], &cells.target(first, q), ends);
+      else if constexpr (kernel == Kernel::aa_collide)
+        store<0, staged>(g[q], &cells.target(first, o), ends);
+      else
+        store<D3Q19::cx(q), staged>(g[q], &cells.target(grid.template neighbour<q>(first, w), q), ends);
     });
+  }
+
+  // The run's elements of one direction in the lattice, from `memory` (the run's first cell
+  // plus dx), into the lanes and back. Staged, lanes past the run's end are zero, and an
+  // end cell whose element lies across a periodic x face reaches it nx elements away. fp16
+  // passes through a buffer, converted as a whole.
+  template <int dx, bool staged>
+  KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[lanes], const Ends& ends) const {
+    if constexpr (!staged) {
+      convert<lanes>(memory, values);
+    } else if constexpr (std::is_same_v<Storage, Real>) {
+      gather<dx>(memory, values, ends);
+    } else {
+      Storage staging[lanes];
+      gather<dx>(memory, staging, ends);
+      convert<lanes>(staging, values);
+    }
+  }
+  template <int dx, bool staged>
+  KOKKOS_INLINE_FUNCTION void store(const Real (&values)[lanes], Storage* memory, const Ends& ends) const {
+    if constexpr (!staged) {
+      convert<lanes>(values, memory);
+    } else if constexpr (std::is_same_v<Storage, Real>) {
+      scatter<dx>(values, memory, ends);
+    } else {
+      Storage staging[lanes];
+      convert<lanes>(values, staging);
+      scatter<dx>(staging, memory, ends);
+    }
+  }
+
+  // The lanes [begin, end) of a staged run move as a block (a masked loop: masked SIMD
+  // moves), the wrapped end cells one by one.
+  template <int dx>
+  KOKKOS_INLINE_FUNCTION void gather(const Storage* memory, Storage (&lane)[lanes], const Ends& ends) const {
+    const int begin = dx < 0 && ends.low ? 1 : 0, end = dx > 0 && ends.high ? ends.count - 1 : ends.count;
+    for (int l = 0; l < lanes; ++l) lane[l] = l >= begin && l < end ? copy(memory[l]) : Storage{};
+    if (begin > 0) lane[0] = memory[cells.grid.nx];
+    if (end < ends.count) lane[end] = memory[end - cells.grid.nx];
+  }
+  template <int dx>
+  KOKKOS_INLINE_FUNCTION void scatter(const Storage (&lane)[lanes], Storage* memory, const Ends& ends) const {
+    const int begin = dx < 0 && ends.low ? 1 : 0, end = dx > 0 && ends.high ? ends.count - 1 : ends.count;
+    for (int l = 0; l < lanes; ++l)
+      if (l >= begin && l < end) memory[l] = copy(lane[l]);
+    if (begin > 0) memory[cells.grid.nx] = lane[0];
+    if (end < ends.count) memory[end - cells.grid.nx] = lane[end];
+  }
+  // Binary16 is copied by its bits: as a class, its masked loops compiled to a scalar move
+  // per element, which left staged fp16 runs at three times a full run's time.
+  KOKKOS_INLINE_FUNCTION static Storage copy(const Storage& value) {
+    if constexpr (std::is_same_v<Storage, Binary16>)
+      return Binary16::from_bits(value.bits());
+    else
+      return value;
   }
 };
 
