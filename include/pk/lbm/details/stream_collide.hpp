@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <climits>
 #include <cstdint>
 
 namespace pk::lbm::Details {
@@ -70,6 +71,10 @@ struct StreamCollide {
       }
     });
     relax(g, type, cell);
+    // The odd step stores to the slots it loaded from. Left to itself the compiler keeps their
+    // 18 indices in registers across the collision (64 registers, where 44 hold the rest);
+    // an index it cannot tell from `cell` makes it recompute them (docs/lbm.md).
+    const int out = kernel == Kernel::aa_stream_collide_stream ? opaque_copy(cell, g[0]) : cell;
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
@@ -78,15 +83,19 @@ struct StreamCollide {
       } else if constexpr (kernel == Kernel::aa_collide) {
         store(cell, o, g[q]);
       } else {
-        const int to = walled ? grid.template neighbour<q>(cell, w) : grid.template open_neighbour<q>(cell, w);
+        const int to = walled ? grid.template neighbour<q>(out, w) : grid.template open_neighbour<q>(out, w);
         if (!walled || to >= 0)
           store(to, q, g[q]);
         else
-          store(cell, o, g[q]);
+          store(out, o, g[q]);
       }
     });
   }
 
+  // `cell` again (cell < INT_MAX - 1), as a value that depends on whether `value` is NaN.
+  KOKKOS_FORCEINLINE_FUNCTION static int opaque_copy(const int cell, const Real value) {
+    return Kokkos::min(cell, INT_MAX - static_cast<int>(value != value));
+  }
   KOKKOS_FORCEINLINE_FUNCTION Real load(int cell, int q) const {
     return static_cast<Real>(slot(source, cell, q, shifted));
   }
