@@ -284,22 +284,25 @@ class Solver {
     if constexpr (can_shift) {
       if (parameters_.streaming != Streaming::aa) return false;
       if (asked != AaStorage::tuned) return asked == AaStorage::shifted;
-      // The default, first candidate (what PK_AUTOTUNE=0 takes): shifted for fp32 storage,
-      // plain for fp16, the faster on the H100 (docs/lbm.md). Host spaces take it untimed.
+      // fp32 storage: shifted by default (what PK_AUTOTUNE=0 takes), the faster on the H100;
+      // device spaces time both. fp16 storage: plain, untimed. Shifted, its even step
+      // misaligns every 2-byte access; it lost at every size on the H100 and the H200, but
+      // tied at the trial's 128^3, where a trial once picked it (17 % slower from 256^3 up,
+      // docs/lbm.md). Host spaces take the defaults untimed.
       constexpr bool fp32_storage = std::is_same_v<storage_type, float>;
       if constexpr (runs_on_host<ExecutionSpace>)
         return fp32_storage;
       else
-        return tuned_shifted_storage(space_, fp32_storage);
+        return fp32_storage && tuned_shifted_storage(space_);
     }
     return false;
   }
 
-  // pk::autotune's choice between plain (0) and shifted (1) storage for this precision on
-  // the device behind `space`, timed on scratch lattices of 128^3 cells (eight steps each;
-  // two, a fifth of a millisecond, let the H200 pick the storage 4 % slower at every size),
-  // which are freed before the solver allocates its own.
-  static bool tuned_shifted_storage(const ExecutionSpace& space, bool shifted_first) {
+  // pk::autotune's choice between shifted (1, the default) and plain (0) storage for this
+  // precision on the device behind `space`, timed on scratch lattices of 128^3 cells (eight
+  // steps each; two, a fifth of a millisecond, let the H200 pick the storage 4 % slower at
+  // every size), which are freed before the solver allocates its own.
+  static bool tuned_shifted_storage(const ExecutionSpace& space) {
     std::optional<Solver> scratch[2];
     const auto trial = [&](int candidate) {
       if (!scratch[candidate]) {  // built in autotune's untimed warm-up run
@@ -310,8 +313,7 @@ class Solver {
       }
       scratch[candidate]->advance(8);
     };
-    const std::vector<int> candidates = shifted_first ? std::vector<int>{1, 0} : std::vector<int>{0, 1};
-    return autotune(space, std::string("lbm.aa.shifted.") + precision_name<Precision>, candidates, trial) == 1;
+    return autotune(space, std::string("lbm.aa.shifted.") + precision_name<Precision>, {1, 0}, trial) == 1;
   }
 
   // Whether the whole-lattice streaming steps (A-B, A-A odd) run split by walls: the cells
