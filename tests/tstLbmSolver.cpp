@@ -201,23 +201,27 @@ struct MixedCase {
 // storage, staged even step) take the same steps on every space, A-A after an odd and an
 // even number of steps, and A-B.
 template <class Space, class Real>
-void check_traversals_agree(double tolerance) {
-  MixedCase mixed;
-  const Geometry& g = mixed.g;
-  Parameters& p = mixed.p;
-  const std::vector<double>&density = mixed.density, &velocity = mixed.velocity;
+void expect_traversals_agree(const Geometry& g, Parameters p, const std::vector<double>& density,
+                             const std::vector<double>& velocity, double tolerance) {
   for (Streaming streaming : {Streaming::aa, Streaming::ab}) {
     p.streaming = streaming;
     Solver<Space, Real, Traversal::rows> rows(Space{}, g, p);
     Solver<Space, Real, Traversal::cells> cells(Space{}, g, p);
     for (int steps : {7, 8}) {
       const double worst = largest_difference_after(steps, rows, cells, density, velocity);
-      std::printf("[ traversals ] %s %s after %d steps: max |f_rows - f_cells| = %.3e\n", streaming_name(streaming),
-                  precision_name<Real>, steps, worst);
-      EXPECT_LE(worst, tolerance) << streaming_name(streaming) << ", " << steps << " steps";
+      std::printf("[ traversals ] %d cells per row, %s %s after %d steps: max |f_rows - f_cells| = %.3e\n", g.nx(),
+                  streaming_name(streaming), precision_name<Real>, steps, worst);
+      EXPECT_LE(worst, tolerance) << g.nx() << " cells per row, " << streaming_name(streaming) << ", " << steps
+                                  << " steps";
     }
     EXPECT_GT(max_speed(cells.fields()), 1e-3);
   }
+}
+
+template <class Space, class Real>
+void check_traversals_agree(double tolerance) {
+  const MixedCase mixed;
+  expect_traversals_agree<Space, Real>(mixed.g, mixed.p, mixed.density, mixed.velocity, tolerance);
 }
 
 TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
@@ -236,18 +240,7 @@ void check_traversals_agree_periodic(double tolerance) {
   for (const Geometry& g : {periodic_box(37, 5, 3), periodic_box(7, 5, 3)}) {
     std::vector<double> density, velocity;
     random_state(g, density, velocity, 11);
-    Parameters p;
-    for (Streaming streaming : {Streaming::aa, Streaming::ab}) {
-      p.streaming = streaming;
-      Solver<Space, Real, Traversal::rows> rows(Space{}, g, p);
-      Solver<Space, Real, Traversal::cells> cells(Space{}, g, p);
-      for (int steps : {7, 8}) {
-        const double worst = largest_difference_after(steps, rows, cells, density, velocity);
-        EXPECT_LE(worst, tolerance) << g.nx() << " cells per row, " << streaming_name(streaming) << ", " << steps
-                                    << " steps";
-      }
-      EXPECT_GT(max_speed(cells.fields()), 1e-3);
-    }
+    expect_traversals_agree<Space, Real>(g, Parameters{}, density, velocity, tolerance);
   }
 }
 
