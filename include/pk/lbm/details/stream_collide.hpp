@@ -94,7 +94,8 @@ struct StreamCollide {
 
   // `cell` again (cell < INT_MAX - 1), as a value that depends on whether `value` is NaN.
   KOKKOS_FORCEINLINE_FUNCTION static int opaque_copy(const int cell, const Real value) {
-    return Kokkos::min(cell, INT_MAX - static_cast<int>(value != value));
+    const int bound = INT_MAX - static_cast<int>(value != value);
+    return cell < bound ? cell : bound;
   }
   KOKKOS_FORCEINLINE_FUNCTION Real load(int cell, int q) const {
     return static_cast<Real>(slot(source, cell, q, shifted));
