@@ -72,8 +72,9 @@ struct StreamCollide {
     });
     relax(g, type, cell);
     // The odd step stores to the slots it loaded from. Left to itself the compiler keeps their
-    // 18 indices in registers across the collision (64 registers, where 44 hold the rest);
-    // an index it cannot tell from `cell` makes it recompute them (docs/lbm.md).
+    // 18 indices in registers across the collision (ptxas, open fp16 step, unbounded: 61
+    // registers, 44 without them); an index it cannot tell from `cell` makes it recompute
+    // them (docs/lbm.md).
     const int out = kernel == Kernel::aa_stream_collide_stream ? opaque_copy(cell, g[0]) : cell;
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;

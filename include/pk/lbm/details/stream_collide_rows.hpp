@@ -30,8 +30,8 @@ namespace pk::lbm::Details {
 // Every run computes `lanes` cells in loops of that fixed count, which compile
 // to straight SIMD code (loops of the run's count became library copies,
 // memmove, and remainder loops). A shorter run, or one at a periodic x face,
-// is staged: its populations pass through a buffer of `lanes` elements,
-// gathered and scattered element by element, converted as a whole.
+// is staged: each direction's lanes move as one masked block (fp16 through a
+// buffer converted as a whole), the wrapped end cells one by one.
 template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
   static constexpr int lanes = Launch<ExecutionSpace>::simd_lanes;  // cells per run
