@@ -156,18 +156,27 @@ struct StreamCollideRows {
   // moves), the wrapped end cells one by one.
   template <int dx>
   KOKKOS_INLINE_FUNCTION void gather(const Storage* memory, Storage (&lane)[lanes], const Ends& ends) const {
-    const int begin = dx < 0 && ends.low ? 1 : 0, end = dx > 0 && ends.high ? ends.count - 1 : ends.count;
-    for (int l = 0; l < lanes; ++l) lane[l] = l >= begin && l < end ? copy(memory[l]) : Storage{};
-    if (begin > 0) lane[0] = memory[cells.grid.nx];
-    if (end < ends.count) lane[end] = memory[end - cells.grid.nx];
+    const Block b = block<dx>(ends);
+    for (int l = 0; l < lanes; ++l) lane[l] = l >= b.begin && l < b.end ? copy(memory[l]) : Storage{};
+    if (b.begin > 0) lane[0] = memory[cells.grid.nx];
+    if (b.end < ends.count) lane[b.end] = memory[b.end - cells.grid.nx];
   }
   template <int dx>
   KOKKOS_INLINE_FUNCTION void scatter(const Storage (&lane)[lanes], Storage* memory, const Ends& ends) const {
-    const int begin = dx < 0 && ends.low ? 1 : 0, end = dx > 0 && ends.high ? ends.count - 1 : ends.count;
+    const Block b = block<dx>(ends);
     for (int l = 0; l < lanes; ++l)
-      if (l >= begin && l < end) memory[l] = copy(lane[l]);
-    if (begin > 0) memory[cells.grid.nx] = lane[0];
-    if (end < ends.count) memory[end - cells.grid.nx] = lane[end];
+      if (l >= b.begin && l < b.end) memory[l] = copy(lane[l]);
+    if (b.begin > 0) memory[cells.grid.nx] = lane[0];
+    if (b.end < ends.count) memory[b.end - cells.grid.nx] = lane[b.end];
+  }
+  // The lanes whose element of a direction with x offset dx lies in the block: all of the
+  // run's but a first cell reaching back across x = 0 or a last one reaching past nx - 1.
+  struct Block {
+    int begin, end;
+  };
+  template <int dx>
+  KOKKOS_INLINE_FUNCTION static Block block(const Ends& ends) {
+    return {dx < 0 && ends.low ? 1 : 0, dx > 0 && ends.high ? ends.count - 1 : ends.count};
   }
   // Binary16 is copied by its bits: as a class, its masked loops compiled to a scalar move
   // per element, which left staged fp16 runs at three times a full run's time.
