@@ -240,55 +240,58 @@ void check_team_sweeps() {
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Sweeps = rf::Details::TeamSweeps<Member, Scratch, 4>;
   const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&){}, Kokkos::ParallelForTag());
-  const auto c = rf::make_coefficients(2.5, 4);
   int runs = 0;
-  for (int n : {3, 5, 8, 21, 40}) {
-    const auto matrix = reference_matrix(n, 2.5, 4);
-    for (int lines = 1; lines <= 2; ++lines)
-      for (int count = 1; count <= lines; ++count)
-        for (const bool staged : {true, false})
-          for (const bool adjoint : {false, true}) {
-            const int threads = lines * Sweeps::pieces(n);
-            if (threads > most) continue;
-            const auto input = pk::test::random_host_vector(n * lines);
-            auto data = pk::test::to_space(Space{}, input);  // entry (j, l) at j * lines + l
-            const int staged_size = staged ? n * lines : 0;
-            const std::size_t bytes =
-                Scratch::shmem_size(staged_size) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
-            Kokkos::parallel_for(
-                "pk::test::rfilter::team_sweeps",
-                Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
-                KOKKOS_LAMBDA(const Member& team) {
-                  Scratch tile(team.team_scratch(0), staged_size),
-                      ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
-                  const Sweeps sweeps{team, ends, n, count, lines, c.alpha, c.beta};
-                  const int l = sweeps.line();
-                  if (!staged) {
-                    sweeps.filter([&](int j) -> double& { return data(j * lines + l); }, c.iterations, adjoint);
-                    return;
+  // sigma 20: beta^-7 exceeds 2^20, so the held pieces are rescaled between sweeps
+  for (const double sigma : {2.5, 20.0})
+    for (int n : {3, 5, 8, 21, 40}) {
+      const auto c = rf::make_coefficients(sigma, 4);
+      const auto weights = Sweeps::weights(c.alpha, c.beta);
+      const auto matrix = reference_matrix(n, sigma, 4);
+      for (int lines = 1; lines <= 2; ++lines)
+        for (int count = 1; count <= lines; ++count)
+          for (const bool staged : {true, false})
+            for (const bool adjoint : {false, true}) {
+              const int threads = lines * Sweeps::pieces(n);
+              if (threads > most) continue;
+              const auto input = pk::test::random_host_vector(n * lines);
+              auto data = pk::test::to_space(Space{}, input);  // entry (j, l) at j * lines + l
+              const int staged_size = staged ? n * lines : 0;
+              const std::size_t bytes =
+                  Scratch::shmem_size(staged_size) + Scratch::shmem_size(Sweeps::ends_size(n, lines));
+              Kokkos::parallel_for(
+                  "pk::test::rfilter::team_sweeps",
+                  Policy(Space{}, 1, threads).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+                  KOKKOS_LAMBDA(const Member& team) {
+                    Scratch tile(team.team_scratch(0), staged_size),
+                        ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
+                    const Sweeps sweeps{team, ends, n, count, lines, weights};
+                    const int l = sweeps.line();
+                    if (!staged) {
+                      sweeps.filter([&](int j) -> double& { return data(j * lines + l); }, c.iterations, adjoint);
+                      return;
+                    }
+                    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { tile(i) = data(i); });
+                    team.team_barrier();
+                    sweeps.filter([&](int j) -> double& { return tile(j * lines + l); }, c.iterations, adjoint);
+                    team.team_barrier();
+                    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { data(i) = tile(i); });
+                  });
+              const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
+              for (int l = 0; l < lines; ++l)
+                for (int i = 0; i < n; ++i) {
+                  double expected = input[i * lines + l];  // lines past count stay as they were
+                  if (l < count) {
+                    expected = 0;
+                    for (int j = 0; j < n; ++j)
+                      expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * input[j * lines + l];
                   }
-                  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { tile(i) = data(i); });
-                  team.team_barrier();
-                  sweeps.filter([&](int j) -> double& { return tile(j * lines + l); }, c.iterations, adjoint);
-                  team.team_barrier();
-                  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n * lines), [&](int i) { data(i) = tile(i); });
-                });
-            const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, data);
-            for (int l = 0; l < lines; ++l)
-              for (int i = 0; i < n; ++i) {
-                double expected = input[i * lines + l];  // lines past count stay as they were
-                if (l < count) {
-                  expected = 0;
-                  for (int j = 0; j < n; ++j)
-                    expected += (adjoint ? matrix[j * n + i] : matrix[i * n + j]) * input[j * lines + l];
+                  ASSERT_NEAR(got(i * lines + l), expected, 1e-14)
+                      << "sigma " << sigma << " n " << n << " lines " << lines << " count " << count << " staged "
+                      << staged << " adjoint " << adjoint;
                 }
-                ASSERT_NEAR(got(i * lines + l), expected, 1e-14)
-                    << "n " << n << " lines " << lines << " count " << count << " staged " << staged << " adjoint "
-                    << adjoint;
-              }
-            ++runs;
-          }
-  }
+              ++runs;
+            }
+    }
   EXPECT_GT(runs, 0) << "no team of 2 threads on this space";
 }
 

@@ -58,7 +58,7 @@ void filter_lines_staged(const Space& space, const Field3& field, const LineGeom
   const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row<Space>(n, pieces, tile);
   const int staged_size = tile * row, ends_size = Sweeps::ends_size(n, tile);
   const long teams = (g.lines + tile - 1) / tile;
-  const double alpha = c.alpha, beta = c.beta;
+  const auto weights = Sweeps::weights(c.alpha, c.beta);
   const int iterations = c.iterations;
   const size_t scratch_bytes =
       Scratch::shmem_size(static_cast<size_t>(staged_size)) + Scratch::shmem_size(static_cast<size_t>(ends_size));
@@ -74,7 +74,7 @@ void filter_lines_staged(const Space& space, const Field3& field, const LineGeom
         double* const block = data + g.offset(first);
         copy_block<piece, piece>(team, block, staged, n, count, row, true);
         team.team_barrier();
-        const Sweeps sweeps{team, ends, n, count, tile, alpha, beta};
+        const Sweeps sweeps{team, ends, n, count, tile, weights};
         const int line = sweeps.line() * row;
         sweeps.filter([&](int j) -> double& { return staged(line + j + j / piece); }, iterations, adjoint);
         team.team_barrier();
