@@ -61,7 +61,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
                  {"cells", cells},
                  {"steps", double(steps)},
                  {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0},
-                 {"split_by_walls", solver.split_by_walls() ? 1.0 : 0.0}},
+                 {"split_by_walls", solver.split_by_walls() ? 1.0 : 0.0},
+                 {"streaming_stores", solver.streaming_stores() ? 1.0 : 0.0}},
                 "mlups",
                 "copy bw / bytes per update",
                 mlups / roofline_mlups};

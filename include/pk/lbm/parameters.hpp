@@ -17,6 +17,12 @@ const char* streaming_name(Streaming streaming);  // "aa", "ab"
 // is faster depends on the device (docs/lbm.md), so by default pk::autotune picks it.
 enum class AaStorage { tuned, plain, shifted };
 
+// How the rows traversal (CPUs) stores an A-B step's target lattice: through the caches, or
+// streaming around them (pk::convert_streaming), which saves reading each line before it is
+// written once the two lattices overflow the caches and costs re-reading it from memory
+// while they fit. By default pk::autotune times both on the solver's lattices.
+enum class AbStores { tuned, cached, streaming };
+
 struct Parameters {
   double tau = 0.8;  // BGK relaxation time; kinematic viscosity nu = (tau - 1/2) / 3
   Streaming streaming = Streaming::aa;
@@ -30,6 +36,7 @@ struct Parameters {
   // 0.5 %. 0 turns the checks off (benchmarks only).
   int check_interval = 100;
   AaStorage aa_storage = AaStorage::tuned;  // tests and comparisons force one
+  AbStores ab_stores = AbStores::tuned;     // likewise
 
   double viscosity() const { return (tau - 0.5) / 3.0; }
 };

@@ -122,12 +122,14 @@ class Solver {
       f_next_ =
           Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), slots, D3Q19::size);
     const auto& p = parameters_;
-    initialize_with(
-        Details::ParameterState<memory_space>{cell_type,
-                                              p.inlet_density,
-                                              p.outlet_density,
-                                              p.initial_density,
-                                              {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}});
+    const Details::ParameterState<memory_space> initial{
+        cell_type,
+        p.inlet_density,
+        p.outlet_density,
+        p.initial_density,
+        {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}};
+    streaming_stores_ = choose_streaming_stores(initial);
+    initialize_with(initial);
   }
 
   // Restarts from step 0 at the equilibrium of the density and velocity a device-callable
@@ -251,6 +253,9 @@ class Solver {
   // Whether whole-lattice streaming steps run in two passes, cells without walls and then
   // the groups with walls (choose_split_by_walls).
   bool split_by_walls() const { return split_by_walls_; }
+  // Whether A-B steps of the rows traversal store around the caches, as
+  // Parameters::ab_stores asked or pk::autotune chose (choose_streaming_stores).
+  bool streaming_stores() const { return streaming_stores_; }
 
  private:
   // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.
@@ -314,6 +319,30 @@ class Solver {
       scratch[candidate]->advance(8);
     };
     return autotune(space, std::string("lbm.aa.shifted.") + precision_name<Precision>, {1, 0}, trial) == 1;
+  }
+
+  // Streaming stores save a read of each target line where the lattices overflow the caches
+  // and cost one where they fit (2-core Xeon VM, fp32 A-B: 128^3 1.4 times as fast, 64^3
+  // 0.67 times), so tuned, both are timed on this solver's own lattices, started at
+  // `initial`: a run is two steps, f_ into f_next_ and back, so that the second reads what
+  // the first stored, as real steps do. The constructor then starts the lattice again.
+  // PK_AUTOTUNE=0 takes cached stores.
+  template <class State>
+  bool choose_streaming_stores(const State& initial) {
+    if constexpr (traversal == Traversal::rows) {
+      if (parameters_.streaming != Streaming::ab) return false;
+      if (parameters_.ab_stores != AbStores::tuned) return parameters_.ab_stores == AbStores::streaming;
+      initialize_with(initial);
+      const auto trial = [&](int candidate) {
+        streaming_stores_ = candidate == 1;
+        launch<Details::Kernel::ab_stream_collide>("pk::lbm::ab::store_trial", f_, f_next_, nullptr);
+        launch<Details::Kernel::ab_stream_collide>("pk::lbm::ab::store_trial", f_next_, f_, nullptr);
+      };
+      const std::string key =
+          std::string("lbm.ab.streaming.") + precision_name<Precision> + ".slots=" + std::to_string(f_.size());
+      return autotune(space_, key, {0, 1}, trial) == 1;
+    }
+    return false;
   }
 
   // Whether the whole-lattice streaming steps (A-B, A-A odd) run split by walls: the cells
@@ -447,9 +476,10 @@ class Solver {
                       static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
       if (box)
-        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), Details::BoxRows<Rows>{Rows{cells}, *box});
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()),
+                             Details::BoxRows<Rows>{Rows{cells, streaming_stores_}, *box});
       else
-        Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells});
+        Kokkos::parallel_for(label, Range(space_, 0, geometry_.ny() * geometry_.nz()), Rows{cells, streaming_stores_});
     } else if (staged_even_step<kernel, in_shifted_storage>(box)) {
       if constexpr (kernel == Details::Kernel::aa_collide && in_shifted_storage)
         Details::StagedCollide<ExecutionSpace, storage_type>::launch(
@@ -488,6 +518,7 @@ class Solver {
   Details::Grid<memory_space> grid_;
   bool shifted_ = false;  // the lattice is in shifted storage (Details::slot)
   bool split_by_walls_ = false;
+  bool streaming_stores_ = false;
   Distributions f_, f_next_;
   std::int64_t steps_ = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // The step kernels of the rows traversal, a thread per x-row (CPUs).
 #include <pk/core/binary16.hpp>
+#include <pk/core/streaming_stores.hpp>
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/launch.hpp>
 #include <pk/lbm/details/physics.hpp>
@@ -29,16 +30,23 @@ namespace pk::lbm::Details {
 // SIMD registers at aligned addresses (where the direction has no x offset).
 // Every run computes `lanes` cells in loops of that fixed count, which compile
 // to straight SIMD code (loops of the run's count became library copies,
-// memmove, and remainder loops). A shorter run, or one at a periodic x face,
-// is staged: each direction's lanes move as one masked block (fp16 through a
-// buffer converted as a whole), the wrapped end cells one by one.
+// memmove, and remainder loops). A shorter run is staged: each direction's
+// lanes move as one masked block (fp16 through a buffer converted as a whole);
+// a run at a periodic x face stages the directions that cross it, whose wrapped
+// end cells move one by one.
 template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
-  static constexpr int lanes = Launch<ExecutionSpace>::simd_lanes;  // cells per run
+  // Cells per run: a SIMD register of the fp32 lanes the collision computes in; for A-B at
+  // least a cache line of each direction, which streaming stores write whole.
+  static constexpr int simd_lanes = Launch<ExecutionSpace>::simd_lanes;
+  static constexpr int line_cells = 64 / static_cast<int>(sizeof(Storage));
+  static constexpr int lanes = kernel == Kernel::ab_stream_collide && line_cells > simd_lanes ? line_cells : simd_lanes;
   using Real = arithmetic_t<Storage>;
   using Cells = StreamCollide<ExecutionSpace, Storage, kernel, false>;  // plain storage
   using G = Grid<typename ExecutionSpace::memory_space>;
   Cells cells;
+  // A-B: full runs store the target lattice around the caches (pk::convert_streaming).
+  bool streaming_stores = false;
 
   // Walls-word bits that keep a cell out of runs: its wall links. Periodic
   // faces do not: every cell of a row shares the y and z ones, so the run's
@@ -76,6 +84,7 @@ struct StreamCollideRows {
         update_run<true>(cell, ends);
       cell += run;
     }
+    if (kernel == Kernel::ab_stream_collide && streaming_stores) streaming_fence();
   }
 
   KOKKOS_INLINE_FUNCTION bool plain(int cell) const {
@@ -129,7 +138,7 @@ struct StreamCollideRows {
   // passes through a buffer, converted as a whole.
   template <int dx, bool staged>
   KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[lanes], const Ends& ends) const {
-    if constexpr (!staged) {
+    if (!staged || whole<dx>(ends)) {
       convert<lanes>(memory, values);
     } else if constexpr (std::is_same_v<Storage, Real>) {
       gather<dx>(memory, values, ends);
@@ -141,7 +150,9 @@ struct StreamCollideRows {
   }
   template <int dx, bool staged>
   KOKKOS_INLINE_FUNCTION void store(const Real (&values)[lanes], Storage* memory, const Ends& ends) const {
-    if constexpr (!staged) {
+    if (!staged || whole<dx>(ends)) {
+      if constexpr (kernel == Kernel::ab_stream_collide)
+        if (streaming_stores) return convert_streaming<lanes>(values, memory);
       convert<lanes>(values, memory);
     } else if constexpr (std::is_same_v<Storage, Real>) {
       scatter<dx>(values, memory, ends);
@@ -177,6 +188,13 @@ struct StreamCollideRows {
   template <int dx>
   KOKKOS_INLINE_FUNCTION static Block block(const Ends& ends) {
     return {dx < 0 && ends.low ? 1 : 0, dx > 0 && ends.high ? ends.count - 1 : ends.count};
+  }
+  // A full run's direction that wraps at neither end moves as a full run's does: a run at a
+  // periodic x face stages only the 5 directions that cross it.
+  template <int dx>
+  KOKKOS_INLINE_FUNCTION static bool whole(const Ends& ends) {
+    const Block b = block<dx>(ends);
+    return b.begin == 0 && b.end == lanes;
   }
   // Binary16 is copied by its bits: as a class, its masked loops compiled to a scalar move
   // per element, which left staged fp16 runs at three times a full run's time.
