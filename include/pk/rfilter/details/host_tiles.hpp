@@ -3,7 +3,11 @@
 // registers: launch_parameters.hpp) in its level-1 scratch as tile(j, l) at
 // j * host_tile_lines + l and filters them in lockstep, vectorised across lines
 // (filter_lines_lockstep). Plain loops copy the tile: lines side by side in memory (an axis
-// other than the contiguous one) copy as one contiguous run per entry j; others line by line.
+// other than the contiguous one) copy as one contiguous run per entry j; lines along the
+// contiguous axis a cache line (8 entries) of each at a time, so that the 8 tile rows it
+// fills stay in level-1 cache while every line of the tile passes (line by line, the 256
+// entries of a line went to 256 rows: x passes of a 256^3 field took 1.5 times as long on two cores);
+// others line by line.
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/launch_parameters.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
@@ -42,6 +46,14 @@ void filter_lines_on_host(const Space& space, const Field3& field, const LineGeo
             for (int j = 0; j < n; ++j)
               for (int l = 0; l < count; ++l)
                 move(data[start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
+          } else if (axis_step == 1) {
+            for (int j0 = 0; j0 < n; j0 += 8) {
+              const int j1 = j0 + 8 < n ? j0 + 8 : n;
+              for (int l = 0; l < count; ++l) {
+                const long line = g.offset(first + l);
+                for (int j = j0; j < j1; ++j) move(data[line + j], t[static_cast<size_t>(j) * tile + l]);
+              }
+            }
           } else {
             for (int l = 0; l < count; ++l) {
               const long line = g.offset(first + l);
