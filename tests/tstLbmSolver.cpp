@@ -216,12 +216,11 @@ void expect_traversals_agree(const Geometry& g, Parameters p, const std::vector<
     Solver<Space, Real, Traversal::rows> rows(Space{}, g, p);
     Solver<Space, Real, Traversal::cells> cells(Space{}, g, p);
     EXPECT_EQ(rows.streaming_stores(), v.stores == AbStores::streaming);
-    const std::string name = v.name;
     for (int steps : {7, 8}) {
       const double worst = largest_difference_after(steps, rows, cells, density, velocity);
       std::printf("[ traversals ] %d cells per row, %s %s after %d steps: max |f_rows - f_cells| = %.3e\n", g.nx(),
-                  name.c_str(), precision_name<Real>, steps, worst);
-      EXPECT_LE(worst, tolerance) << g.nx() << " cells per row, " << name << ", " << steps << " steps";
+                  v.name, precision_name<Real>, steps, worst);
+      EXPECT_LE(worst, tolerance) << g.nx() << " cells per row, " << v.name << ", " << steps << " steps";
     }
     EXPECT_GT(max_speed(cells.fields()), 1e-3);
   }

@@ -65,7 +65,6 @@ struct TeamSweeps {
     } else {
       for (int e = 0; e < Piece; ++e) w[e] = mine && begin + e < n ? entry(begin + e) : 0.0;
     }
-    double* const buffers = ends.data();
     int buffer = 0;
     double scale = 1;  // the line is w * scale
     // The end conditions are factors on the entry that carries them, over the sweep's beta.
@@ -73,15 +72,15 @@ struct TeamSweeps {
     if (!adjoint) {
       for (int k = 1; k <= iterations; ++k) {
         if (k > 1) scale_entry(w, 0, end_factor);  // advancing, eq. (6): p_0 = c_k s_0
-        sweep<false>(w, buffers, buffer, scale);
+        sweep<false>(w, buffer, scale);
         scale_entry(w, n - 1, end_factor);  // backing, eq. (7): s_{N-1} = p_{N-1} / (1 + alpha)
-        sweep<true>(w, buffers, buffer, scale);
+        sweep<true>(w, buffer, scale);
       }
     } else {
       for (int k = iterations; k >= 1; --k) {
-        sweep<false>(w, buffers, buffer, scale);  // backing^T
+        sweep<false>(w, buffer, scale);  // backing^T
         scale_entry(w, n - 1, end_factor);
-        sweep<true>(w, buffers, buffer, scale);  // advancing^T
+        sweep<true>(w, buffer, scale);  // advancing^T
         if (k > 1) scale_entry(w, 0, end_factor);
       }
     }
@@ -93,7 +92,7 @@ struct TeamSweeps {
   // One sweep y_j = beta x_j + alpha y_{j-1} over the piece, forwards or backwards, on the
   // held w = x / scale: leaves y / scale in w. Alternates the ends buffer.
   template <bool backward>
-  KOKKOS_INLINE_FUNCTION void sweep(double (&w)[Piece], double* buffers, int& buffer, double& scale) const {
+  KOKKOS_INLINE_FUNCTION void sweep(double (&w)[Piece], int& buffer, double& scale) const {
     const int l = line(), p = piece(), chunks = pieces(n);
     const double alpha = weights_.alpha;
     double y = 0;
@@ -103,7 +102,7 @@ struct TeamSweeps {
       w[e] = y;
     }
     const int order = backward ? chunks - 1 - p : p;  // this piece's place in sweep order
-    double* const published = buffers + buffer * tile_lines * chunks;
+    double* const published = ends.data() + buffer * tile_lines * chunks;
     const bool mine = l < count && p < chunks;
     if (mine) published[order * tile_lines + l] = y;
     team.team_barrier();
