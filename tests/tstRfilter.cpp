@@ -238,7 +238,7 @@ void check_team_sweeps() {
   using Policy = Kokkos::TeamPolicy<Space>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using Sweeps = rf::Details::TeamSweeps<Member, Scratch, 4>;
+  using Sweeps = rf::Details::TeamSweeps<Member, 4>;
   const int most = Policy(Space{}, 1, 1).team_size_max(KOKKOS_LAMBDA(const Member&){}, Kokkos::ParallelForTag());
   int runs = 0;
   // sigma 20: beta^-7 exceeds 2^20, so the held pieces are rescaled between sweeps
@@ -264,7 +264,7 @@ void check_team_sweeps() {
                   KOKKOS_LAMBDA(const Member& team) {
                     Scratch tile(team.team_scratch(0), staged_size),
                         ends(team.team_scratch(0), Sweeps::ends_size(n, lines));
-                    const Sweeps sweeps{team, ends, n, count, lines, weights};
+                    const Sweeps sweeps(team, ends.data(), n, count, lines, weights);
                     const int l = sweeps.line();
                     if (!staged) {
                       sweeps.filter([&](int j) -> double& { return data(j * lines + l); }, c.iterations, adjoint);

@@ -31,7 +31,7 @@ void filter_lines_in_registers(const Space& space, const Field3& field,
         const long first = static_cast<long>(team.league_rank()) * tile;
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
         const Scratch ends(team.team_scratch(0), static_cast<size_t>(ends_size));
-        const Sweeps sweeps{team, ends, n, count, tile, weights};
+        const Sweeps sweeps(team, ends.data(), n, count, tile, weights);
         const int l = sweeps.line();
         double* const line = data + (l < count ? g.offset(first + l) : 0);
         sweeps.filter([&](int j) -> double& { return line[j * g.axis_step]; }, iterations, adjoint);

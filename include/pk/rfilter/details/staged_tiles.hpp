@@ -26,7 +26,7 @@ KOKKOS_INLINE_FUNCTION void copy_block(const Member& team, double* block, const 
   for (int first = team.team_rank(); first < total; first += Batch * threads) {
     int local[Batch];
     for (int u = 0; u < Batch; ++u) {
-      local[u] = l * row + j + j / Piece;
+      local[u] = l * row + j + static_cast<int>(static_cast<unsigned>(j) / Piece);  // j >= 0: a shift
       j += j_step;
       l += l_step;
       if (j >= n) {
@@ -74,9 +74,10 @@ void filter_lines_staged(const Space& space, const Field3& field, const LineGeom
         double* const block = data + g.offset(first);
         copy_block<piece, piece>(team, block, staged, n, count, row, true);
         team.team_barrier();
-        const Sweeps sweeps{team, ends, n, count, tile, weights};
-        const int line = sweeps.line() * row;
-        sweeps.filter([&](int j) -> double& { return staged(line + j + j / piece); }, iterations, adjoint);
+        const Sweeps sweeps(team, ends.data(), n, count, tile, weights);
+        // The sweeps read entries j of this thread's piece only, where j / piece is piece().
+        const int line = sweeps.line() * row + sweeps.piece();
+        sweeps.filter([&](int j) -> double& { return staged(line + j); }, iterations, adjoint);
         team.team_barrier();
         copy_block<piece, piece>(team, block, staged, n, count, row, false);
       });

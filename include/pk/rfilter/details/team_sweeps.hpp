@@ -23,12 +23,19 @@ namespace pk::rfilter::Details {
 // Team layout: thread r owns piece r / tile_lines of line r % tile_lines, so that a warp's
 // threads hold consecutive lines, which lie at consecutive addresses in global memory when
 // they do not run along the contiguous axis. The team has tile_lines * pieces(n) threads.
-template <class Member, class Ends, int Piece = 16>
-struct TeamSweeps {
+// Each thread finds its place and its line's row of ends once: recomputed in every sweep,
+// they cost a tenth of the kernel's instructions (Nsight Compute, H200).
+template <class Member, int Piece = 16>
+class TeamSweeps {
+ public:
   static constexpr int piece_size = Piece;
   static KOKKOS_INLINE_FUNCTION int pieces(int n) { return (n + Piece - 1) / Piece; }
-  // Scratch entries `ends` needs (two buffers, so that one barrier per sweep suffices).
-  static KOKKOS_INLINE_FUNCTION int ends_size(int n, int tile_lines) { return 2 * tile_lines * pieces(n); }
+  // Ends of a line's pieces in sweep order, a row per line: an odd length puts the rows that
+  // the threads of a warp read at once in distinct banks.
+  static KOKKOS_INLINE_FUNCTION int ends_row(int n) { return pieces(n) | 1; }
+  // Scratch entries the ends need: two buffers (forward and backward sweeps), so that one
+  // barrier per sweep suffices.
+  static KOKKOS_INLINE_FUNCTION int ends_size(int n, int tile_lines) { return 2 * tile_lines * ends_row(n); }
 
   // What every thread multiplies by, made on the host and captured by the kernel: on a GPU
   // a kernel's arguments lie in constant memory, which arithmetic reads as an operand.
@@ -44,56 +51,65 @@ struct TeamSweeps {
     return w;
   }
 
-  const Member& team;
-  Ends ends;                 // ends_size(n, tile_lines) entries
-  int n, count, tile_lines;  // count: lines of this tile that exist (the last tile may be partial)
-  const Weights& weights_;
+  // ends: ends_size(n, tile_lines) entries of scratch; count: lines of this tile that exist
+  // (the last tile may be partial).
+  KOKKOS_INLINE_FUNCTION TeamSweeps(const Member& team, double* ends, int n, int count, int tile_lines,
+                                    const Weights& weights)
+      : team_(team),
+        weights_(weights),
+        n_(n),
+        line_(team.team_rank() % tile_lines),
+        piece_(team.team_rank() / tile_lines),
+        mine_(line_ < count && piece_ < pieces(n)),
+        forward_ends_(ends + line_ * ends_row(n)),
+        backward_ends_(forward_ends_ + tile_lines * ends_row(n)) {}
 
-  KOKKOS_INLINE_FUNCTION int line() const { return team.team_rank() % tile_lines; }
-  KOKKOS_INLINE_FUNCTION int piece() const { return team.team_rank() / tile_lines; }
+  KOKKOS_INLINE_FUNCTION int line() const { return line_; }
+  KOKKOS_INLINE_FUNCTION int piece() const { return piece_; }
 
   // Runs the K iterations (or their adjoint) on this thread's piece of line line(), whose
-  // entry j is entry(j) (a reference). Every entry of the piece is read before any is used,
-  // so that the loads are in flight together; entries are written back at the end only.
+  // entry j is entry(j) (a reference), called for the piece's own j only. Every entry of the
+  // piece is read before any is used, so that the loads are in flight together; entries are
+  // written back at the end only.
   template <class Entry>
   KOKKOS_INLINE_FUNCTION void filter(const Entry& entry, int iterations, bool adjoint) const {
-    const int begin = piece() * Piece;
-    const bool mine = line() < count && piece() < pieces(n);
-    double w[Piece];                   // indexed by constants only (loops unrolled), so it stays in registers
-    if (mine && begin + Piece <= n) {  // a whole piece: loads free of branches
+    const int begin = piece_ * Piece, n = n_;
+    double w[Piece];                    // indexed by constants only (loops unrolled), so it stays in registers
+    if (mine_ && begin + Piece <= n) {  // a whole piece: loads free of branches
       for (int e = 0; e < Piece; ++e) w[e] = entry(begin + e);
     } else {
-      for (int e = 0; e < Piece; ++e) w[e] = mine && begin + e < n ? entry(begin + e) : 0.0;
+      for (int e = 0; e < Piece; ++e) w[e] = mine_ && begin + e < n ? entry(begin + e) : 0.0;
     }
-    int buffer = 0;
     double scale = 1;  // the line is w * scale
     // The end conditions are factors on the entry that carries them, over the sweep's beta.
     const double end_factor = weights_.end_factor;
     if (!adjoint) {
       for (int k = 1; k <= iterations; ++k) {
         if (k > 1) scale_entry(w, 0, end_factor);  // advancing, eq. (6): p_0 = c_k s_0
-        sweep<false>(w, buffer, scale);
+        sweep<false>(w, scale);
         scale_entry(w, n - 1, end_factor);  // backing, eq. (7): s_{N-1} = p_{N-1} / (1 + alpha)
-        sweep<true>(w, buffer, scale);
+        sweep<true>(w, scale);
       }
     } else {
       for (int k = iterations; k >= 1; --k) {
-        sweep<false>(w, buffer, scale);  // backing^T
+        sweep<false>(w, scale);  // backing^T
         scale_entry(w, n - 1, end_factor);
-        sweep<true>(w, buffer, scale);  // advancing^T
+        sweep<true>(w, scale);  // advancing^T
         if (k > 1) scale_entry(w, 0, end_factor);
       }
     }
-    if (mine)
+    if (mine_ && begin + Piece <= n) {
+      for (int e = 0; e < Piece; ++e) entry(begin + e) = w[e] * scale;
+    } else if (mine_) {
       for (int e = 0; e < Piece; ++e)
         if (begin + e < n) entry(begin + e) = w[e] * scale;
+    }
   }
 
   // One sweep y_j = beta x_j + alpha y_{j-1} over the piece, forwards or backwards, on the
-  // held w = x / scale: leaves y / scale in w. Alternates the ends buffer.
+  // held w = x / scale: leaves y / scale in w.
   template <bool backward>
-  KOKKOS_INLINE_FUNCTION void sweep(double (&w)[Piece], int& buffer, double& scale) const {
-    const int l = line(), p = piece(), chunks = pieces(n);
+  KOKKOS_INLINE_FUNCTION void sweep(double (&w)[Piece], double& scale) const {
     const double alpha = weights_.alpha;
     double y = 0;
     for (int s = 0; s < Piece; ++s) {
@@ -101,26 +117,24 @@ struct TeamSweeps {
       y = w[e] + alpha * y;
       w[e] = y;
     }
-    const int order = backward ? chunks - 1 - p : p;  // this piece's place in sweep order
-    double* const published = ends.data() + buffer * tile_lines * chunks;
-    const bool mine = l < count && p < chunks;
-    if (mine) published[order * tile_lines + l] = y;
-    team.team_barrier();
+    const int order = backward ? pieces(n_) - 1 - piece_ : piece_;  // this piece's place in sweep order
+    double* const ends = backward ? backward_ends_ : forward_ends_;
+    if (mine_) ends[order] = y;
+    team_.team_barrier();
     double state = 0;
     const double alpha_piece = weights_.power[Piece - 1];
-    if (mine)
-      for (int q = 0; q < order; ++q) state = alpha_piece * state + published[q * tile_lines + l];
+    if (mine_)
+      for (int q = 0; q < order; ++q) state = alpha_piece * state + ends[q];
     for (int s = 0; s < Piece; ++s) {  // entry e (in sweep order s) gains alpha^(s+1) * state
       const int e = backward ? Piece - 1 - s : s;
       w[e] += weights_.power[s] * state;
     }
     if (!backward) {  // a short last piece: entries past the line's end back to zero
-      const int held = n - p * Piece;
+      const int held = n_ - piece_ * Piece;
       if (held < Piece)
         for (int e = 0; e < Piece; ++e)
           if (e >= held) w[e] = 0;
     }
-    buffer ^= 1;
     // The held values grow as 1 / scale; folding the scale in before that exceeds 2^20 keeps
     // them within a factor 2^20 of the line's own. Every thread takes the same branch.
     scale *= weights_.beta;
@@ -134,7 +148,7 @@ struct TeamSweeps {
   // last entries, the only ones scaled, lie at the ends of a piece unless the last piece is
   // short: a constant register index, where a variable one costs a select per entry.
   KOKKOS_INLINE_FUNCTION void scale_entry(double (&w)[Piece], int j, double factor) const {
-    const int e = j - piece() * Piece;
+    const int e = j - piece_ * Piece;
     if (e == 0) {
       w[0] *= factor;
     } else if (e == Piece - 1) {
@@ -143,6 +157,13 @@ struct TeamSweeps {
       for (int i = 1; i < Piece - 1; ++i) w[i] *= i == e ? factor : 1.0;
     }
   }
+
+  const Member& team_;
+  const Weights& weights_;
+  int n_, line_, piece_;
+  bool mine_;  // this thread holds a piece of a line that exists
+  double* forward_ends_;
+  double* backward_ends_;
 };
 
 }  // namespace pk::rfilter::Details

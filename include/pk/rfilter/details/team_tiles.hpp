@@ -13,7 +13,7 @@ using ScratchView = Kokkos::View<double*, typename Space::scratch_memory_space, 
 // Pieces of 16 entries (TeamSweeps' default): shorter pieces under a tighter register cap
 // ran slower (docs/rfilter.md).
 template <class Space>
-using SpaceSweeps = TeamSweeps<typename Kokkos::TeamPolicy<Space>::member_type, ScratchView<Space>>;
+using SpaceSweeps = TeamSweeps<typename Kokkos::TeamPolicy<Space>::member_type>;
 // Row of a staged GPU tile of `tile` lines (a power of two): room for n entries and a gap
 // after each piece, rounded up to bank_row / tile modulo bank_row.
 template <class Space>
@@ -33,7 +33,8 @@ int largest_tile_lines(const Space& space, int n, bool axis_is_contiguous) {
   const int pieces = SpaceSweeps<Space>::pieces(n);
   if (pieces > max_team_threads) return 0;
   // Per line its pieces' ends (two buffers) and, staged, a row (staged_row) of the tile.
-  const long per_line = (2 * pieces + (axis_is_contiguous ? n + pieces + bank_row<Space> : 0)) * word;
+  const long per_line =
+      (2 * SpaceSweeps<Space>::ends_row(n) + (axis_is_contiguous ? n + pieces + bank_row<Space> : 0)) * word;
   const long fits = (budget - alignment_slack) / per_line;
   int tile = 1;
   while (2 * tile <= max_tile_lines && 2 * tile * pieces <= max_team_threads && 2 * tile <= fits) tile *= 2;
