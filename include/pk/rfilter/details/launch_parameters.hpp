@@ -23,8 +23,8 @@ constexpr int max_tile_lines = 16;
 // Teams that share an SM: a team's barriers hold its warps in one phase, so another team's
 // loads fill the time one team spends sweeping. The register cap that follows is
 // Tuning<Space>::registers_per_multiprocessor / (max_team_threads * teams) per thread:
-// staged tiles, 85 (80 as allocated), so that the copy's 16 entries in flight do not spill;
-// register tiles, 64, enough for a piece of 16 entries.
+// staged tiles, 85 (80 as allocated), so that the copy's 16 entries in flight and their
+// places in the tile do not spill; register tiles, 64, enough for a piece of 16 entries.
 constexpr int staged_teams_per_multiprocessor = 3;
 constexpr int register_teams_per_multiprocessor = 4;
 template <class Space, int TeamsPerMultiprocessor>
