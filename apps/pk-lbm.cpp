@@ -166,8 +166,9 @@ std::optional<Setup> parse(int argc, char** argv) {
   cli.add_option("--pattern", pattern, "streaming: aa (one lattice) or ab (two lattices)")
       ->check(CLI::IsMember({"aa", "ab"}))
       ->capture_default_str();
-  cli.add_option("--precision", options.precision, "storage: fp32, fp64, or fp16 (computing in fp32)")
-      ->check(CLI::IsMember({"fp32", "fp64", "fp16"}))
+  cli.add_option("--precision", options.precision,
+                 "storage: fp32, fp64, fp16 or fp16c (16 bits, 11 of mantissa; both computing in fp32)")
+      ->check(CLI::IsMember({"fp32", "fp64", "fp16", "fp16c"}))
       ->capture_default_str();
   cli.add_option("--max-mach", parameters.max_mach, "largest |u| / c_s allowed, checked before and during the run")
       ->capture_default_str();
@@ -195,7 +196,10 @@ std::optional<Setup> parse(int argc, char** argv) {
 // Calls run<Space, Real>() with the storage type the options name.
 template <class F>
 auto with_precision(const Options& options, F&& run) {
-  return options.precision == "fp64" ? run(double{}) : options.precision == "fp16" ? run(pk::Binary16{}) : run(float{});
+  if (options.precision == "fp64") return run(double{});
+  if (options.precision == "fp16") return run(pk::Binary16{});
+  if (options.precision == "fp16c") return run(pk::Compact16{});
+  return run(float{});
 }
 
 #if PK_ENABLE_MPI

@@ -136,4 +136,14 @@ TYPED_TEST(LbmPoiseuilleValidation, HalfPrecisionStorageIsAccurateToWidth16) {
   EXPECT_LT(e32.l2, 0.02);
 }
 
+// fp16c storage (pk::Compact16: 11 mantissa bits, binary16's 10) halves the rounding step of
+// the stored populations, all of which lie below 2, and with it the floor at width 32.
+TYPED_TEST(LbmPoiseuilleValidation, CompactHalfStorageLowersTheFloorAtWidth32) {
+  const DuctError e16 = duct_error<TypeParam, pk::Binary16>(32, Streaming::aa);
+  const DuctError e16c = duct_error<TypeParam, pk::Compact16>(32, Streaming::aa);
+  const DuctError e64 = duct_error<TypeParam, double>(32, Streaming::aa);
+  std::printf("[ poiseuille ] 32 x 32: L2 error fp16c A-A %.3e, fp16 %.3e, fp64 %.3e\n", e16c.l2, e16.l2, e64.l2);
+  EXPECT_LT(e16c.l2 - e64.l2, 0.7 * (e16.l2 - e64.l2));
+}
+
 }  // namespace

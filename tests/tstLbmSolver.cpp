@@ -236,6 +236,7 @@ TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
   check_traversals_agree<TypeParam, double>(1e-14);
   check_traversals_agree<TypeParam, float>(1e-6);
   check_traversals_agree<TypeParam, pk::Binary16>(1e-6);
+  check_traversals_agree<TypeParam, pk::Compact16>(1e-6);
 }
 
 // The same on fully periodic boxes, where the rows traversal's runs take the cells on

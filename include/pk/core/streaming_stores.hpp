@@ -12,6 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #if defined(__SSE2__) && defined(KOKKOS_IF_ON_HOST)  // Kokkos >= 3.6; the fallback 3.4.01 stores plainly
@@ -23,8 +24,8 @@ namespace pk {
 
 // Whole lines of `count` elements (a multiple of a cache line, at a line boundary) as
 // pk::convert writes them, each stored around the caches: float and double from themselves,
-// Binary16 from float where the host has F16C. Anything else, or a `to` off a line
-// boundary, is stored plainly by pk::convert.
+// Binary16 from float where the host has F16C, anything else converted into a buffer first.
+// A `to` off a line boundary is stored plainly by pk::convert.
 template <int count, class From, class To>
 KOKKOS_FORCEINLINE_FUNCTION void convert_streaming(const From* from, To* to) {
 #ifdef PK_STREAMING_STORES
@@ -44,6 +45,12 @@ KOKKOS_FORCEINLINE_FUNCTION void convert_streaming(const From* from, To* to) {
                          return;))
     }
 #endif
+    alignas(64) To staged[count];
+    convert<count>(from, staged);
+    KOKKOS_IF_ON_HOST((for (std::size_t b = 0; b < count * sizeof(To); b += 16) _mm_stream_si128(
+                           reinterpret_cast<__m128i*>(reinterpret_cast<char*>(to) + b),
+                           _mm_load_si128(reinterpret_cast<const __m128i*>(reinterpret_cast<const char*>(staged) + b)));
+                       return;))
   }
 #endif
   convert<count>(from, to);

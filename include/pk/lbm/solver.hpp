@@ -1,8 +1,8 @@
 #pragma once
 // The D3Q19 BGK lattice Boltzmann solver, templated on the execution space it runs on, on
-// the precision of the distributions (float by default; double; or pk::Binary16: fp16
-// storage with fp32 arithmetic) and on how its kernels cover the lattice (Traversal; by
-// default rows on CPUs, cells on GPUs).
+// the precision of the distributions (float by default; double; pk::Binary16 or
+// pk::Compact16: 16-bit storage with fp32 arithmetic) and on how its kernels cover the
+// lattice (Traversal; by default rows on CPUs, cells on GPUs).
 //
 //   pk::lbm::Solver<Kokkos::OpenMP> solver(space, pk::lbm::box_channel(64, 32, 32), parameters);
 //   solver.advance(1000);                  // throws pk::Error when the flow blows up
@@ -54,18 +54,19 @@ enum class Traversal { rows, cells };
 template <class ExecutionSpace>
 constexpr Traversal default_traversal = runs_on_host<ExecutionSpace> ? Traversal::rows : Traversal::cells;
 
-// The name of a precision in apps and results: "fp32", "fp64", or "fp16" for pk::Binary16
-// (fp16 storage, fp32 arithmetic).
+// The name of a precision in apps and results: "fp32", "fp64", "fp16" for pk::Binary16 or
+// "fp16c" for pk::Compact16 (16-bit storage, fp32 arithmetic).
 template <class Precision>
-constexpr const char* precision_name = std::is_same_v<Precision, double>  ? "fp64"
-                                       : std::is_same_v<Precision, float> ? "fp32"
-                                                                          : "fp16";
+constexpr const char* precision_name = std::is_same_v<Precision, double>     ? "fp64"
+                                       : std::is_same_v<Precision, float>    ? "fp32"
+                                       : std::is_same_v<Precision, Binary16> ? "fp16"
+                                                                             : "fp16c";
 
 template <class ExecutionSpace, class Precision = float, Traversal traversal = default_traversal<ExecutionSpace>>
 class Solver {
   static_assert(std::is_same_v<Precision, float> || std::is_same_v<Precision, double> ||
-                    std::is_same_v<Precision, Binary16>,
-                "precision: float, double or pk::Binary16");
+                    std::is_same_v<Precision, Binary16> || std::is_same_v<Precision, Compact16>,
+                "precision: float, double, pk::Binary16 or pk::Compact16");
 
  public:
   using execution_space = ExecutionSpace;
@@ -360,7 +361,7 @@ class Solver {
   // step is bound by its instructions, fp16 storage on GPUs (its 2-byte loads and stores
   // carry half the bytes per instruction), and where few groups have walls; fp32 and fp64
   // steps are bound by memory, and the second pass cost them (docs/lbm.md).
-  static constexpr bool can_split_by_walls = traversal == Traversal::cells && std::is_same_v<Precision, Binary16>;
+  static constexpr bool can_split_by_walls = traversal == Traversal::cells && sizeof(storage_type) == 2;
   bool choose_split_by_walls() {
     if constexpr (can_split_by_walls) {
       // A small lattice steps in a few microseconds, where the walled pass's launch costs
@@ -465,7 +466,7 @@ class Solver {
 
   // The A-A even step of a whole fp16 lattice in plain storage, cells traversal, takes two
   // cells per thread (Details::PairedCollide): each load and store then moves 4 bytes, not 2.
-  static constexpr bool can_pair = traversal == Traversal::cells && std::is_same_v<Precision, Binary16>;
+  static constexpr bool can_pair = traversal == Traversal::cells && sizeof(storage_type) == 2;
   template <Details::Kernel kernel, bool in_shifted_storage>
   bool paired_even_step() const {
     return can_pair && kernel == Details::Kernel::aa_collide && !in_shifted_storage && f_.stride(1) % 2 == 0;

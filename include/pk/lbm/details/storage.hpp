@@ -5,8 +5,9 @@
 // and stores coalesce / stream. slot() gives the element of (cell, q). Each value is
 // stored shifted by its rest-state equilibrium, g_q = f_q - w_q (rho_0 = 1): the stored
 // numbers are small, so fp32 keeps the digits that carry the flow instead of spending
-// them on the constant w_q. Storage is float, double, or a 16-bit half type (fp16
-// storage): kernels convert on load and store and compute in arithmetic_t<Storage>.
+// them on the constant w_q. Storage is float, double, a 16-bit half type (fp16 storage) or
+// pk::Compact16 (fp16c: one more mantissa bit, |g| < 2): kernels convert on load and store
+// and compute in arithmetic_t<Storage>.
 //
 // Layouts of the A-A lattice A (f*_q(x) = post-collision population of cell x, direction q):
 //   after an odd number of steps ("swapped"):  A(x, opposite(q)) = f*_q(x)
@@ -16,6 +17,7 @@
 // odd steps (A-A:2) gather from the neighbours' swapped slots and scatter to the neighbours.
 // Each cell reads and writes the same set of slots, so cells may run in any order in place.
 #include <pk/core/binary16.hpp>
+#include <pk/core/compact16.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/lattice.hpp>
@@ -51,8 +53,8 @@ KOKKOS_FORCEINLINE_FUNCTION auto& slot(const View& f, int cell, int q, bool shif
   return f(shifted ? cell + margin - D3Q19::cx(q) : cell, q);
 }
 
-// The storage type of a lattice of the given precision on a space: float and double as
-// they are; pk::Binary16 (fp16 storage) as itself on host spaces and as the device's own
+// The storage type of a lattice of the given precision on a space: float, double and
+// pk::Compact16 as they are; pk::Binary16 (fp16 storage) as itself on host spaces and as the device's own
 // half type where Kokkos has one (CUDA's __half: the same bits, converted by one
 // instruction each way where Binary16 takes a dozen).
 template <class Precision, class ExecutionSpace>

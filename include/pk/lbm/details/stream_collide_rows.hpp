@@ -1,6 +1,7 @@
 #pragma once
 // The step kernels of the rows traversal, a thread per x-row (CPUs).
 #include <pk/core/binary16.hpp>
+#include <pk/core/compact16.hpp>
 #include <pk/core/streaming_stores.hpp>
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/launch.hpp>
@@ -196,11 +197,11 @@ struct StreamCollideRows {
     const Block b = block<dx>(ends);
     return b.begin == 0 && b.end == lanes;
   }
-  // Binary16 is copied by its bits: as a class, its masked loops compiled to a scalar move
-  // per element, which left staged fp16 runs at three times a full run's time.
+  // 16-bit storage is copied by its bits: as a class, its masked loops compiled to a scalar
+  // move per element, which left staged fp16 runs at three times a full run's time.
   KOKKOS_INLINE_FUNCTION static Storage copy(const Storage& value) {
-    if constexpr (std::is_same_v<Storage, Binary16>)
-      return Binary16::from_bits(value.bits());
+    if constexpr (std::is_same_v<Storage, Binary16> || std::is_same_v<Storage, Compact16>)
+      return Storage::from_bits(value.bits());
     else
       return value;
   }
