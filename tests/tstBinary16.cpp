@@ -1,6 +1,7 @@
 // pk::Binary16 against an independent implementation, the compiler's _Float16 (host code
 // only: nvcc cannot compile it for devices), and the storage of fp16 lattices on every
 // space against pk::Binary16 on the host.
+#include "floats.hpp"
 #include "spaces.hpp"
 
 #include <pk/core/binary16.hpp>
@@ -12,24 +13,16 @@
 
 namespace {
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float float_of(std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+using pk::bits_of;
+using pk::float_of;
+using pk::test::same;
+
 std::uint16_t compiler_half(float f) {
   const _Float16 h = static_cast<_Float16>(f);
   std::uint16_t bits;
   std::memcpy(&bits, &h, sizeof bits);
   return bits;
 }
-// Both NaN (the payload may differ), or the same bits.
-bool same(float a, float b) { return (std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b); }
 
 TEST(Binary16, DecodesEveryHalfAsTheCompiler) {
   int mismatches = 0;

@@ -1,28 +1,20 @@
 // pk::Compact16 (1 sign, 4 exponent and 11 mantissa bits) against its definition: every bit
 // pattern decoded from its fields, every rounding boundary between neighbouring values, and
 // the same results on every space.
+#include "floats.hpp"
 #include "spaces.hpp"
 
 #include <pk/core/compact16.hpp>
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 namespace {
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float float_of(std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-bool same(float a, float b) { return (std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b); }
+using pk::bits_of;
+using pk::float_of;
+using pk::test::same;
 
 // The value a pattern stands for, from its fields: exponent 0 subnormal (m 2^-24), 15
 // infinity (m = 0) or NaN, else 2^(e - 14) (1 + m / 2048).
