@@ -56,14 +56,6 @@ TEST(Binary16, RoundsFloatsToNearestEvenAsTheCompiler) {
   EXPECT_TRUE(std::isnan(static_cast<float>(pk::Binary16(NAN))));
 }
 
-// values(i) <- float(Storage(values(i))) on Space.
-template <class Space, class Storage, class View>
-void round_trip(const View& values) {
-  Kokkos::parallel_for(
-      "pk::test::binary16::round_trip", Kokkos::RangePolicy<Space>(0, values.extent(0)),
-      KOKKOS_LAMBDA(int i) { values(i) = static_cast<float>(static_cast<Storage>(values(i))); });
-}
-
 template <class Space>
 class Binary16Storage : public ::testing::Test {};
 TYPED_TEST_SUITE(Binary16Storage, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
@@ -79,14 +71,7 @@ TYPED_TEST(Binary16Storage, EverySpaceRoundsAsTheHost) {
   for (int i = 0; i < n; ++i)  // spread over the finite halves' range, both signs, ties included
     input(i) = float_of(static_cast<std::uint32_t>(i & 1) << 31 |
                         (0x33000000u + static_cast<std::uint32_t>(i) * 2459u % 0x14800000u));
-  const auto values = pk::test::to_space(Space{}, input);
-  round_trip<Space, Storage>(values);
-  const auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, values);
-  int mismatches = 0;
-  for (int i = 0; i < n; ++i)
-    if (!same(result(i), static_cast<float>(pk::Binary16(input(i)))) && mismatches++ < 5)
-      ADD_FAILURE() << "input " << input(i) << ": " << result(i);
-  EXPECT_EQ(mismatches, 0);
+  pk::test::expect_rounding_as_on_the_host<Space, Storage, pk::Binary16>(input);
 }
 
 }  // namespace

@@ -62,14 +62,6 @@ TEST(Compact16, RoundsToNearestEven) {
   EXPECT_EQ(mismatches, 0);
 }
 
-// values(i) <- float(Compact16(values(i))) on Space.
-template <class Space, class View>
-void round_trip(const View& values) {
-  Kokkos::parallel_for(
-      "pk::test::compact16::round_trip", Kokkos::RangePolicy<Space>(0, values.extent(0)),
-      KOKKOS_LAMBDA(int i) { values(i) = static_cast<float>(pk::Compact16(values(i))); });
-}
-
 template <class Space>
 class Compact16OnSpaces : public ::testing::Test {};
 TYPED_TEST_SUITE(Compact16OnSpaces, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
@@ -81,14 +73,7 @@ TYPED_TEST(Compact16OnSpaces, EverySpaceRoundsAsTheHost) {
   for (int i = 0; i < n; ++i)  // from below the smallest subnormal to past infinity, both signs
     input(i) = float_of(static_cast<std::uint32_t>(i & 1) << 31 |
                         (0x32800000u + static_cast<std::uint32_t>(i) * 2459u % 0x0e000000u));
-  const auto values = pk::test::to_space(Space{}, input);
-  round_trip<Space>(values);
-  const auto result = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, values);
-  int mismatches = 0;
-  for (int i = 0; i < n; ++i)
-    if (!same(result(i), static_cast<float>(pk::Compact16(input(i)))) && mismatches++ < 5)
-      ADD_FAILURE() << "input " << input(i) << ": " << result(i);
-  EXPECT_EQ(mismatches, 0);
+  pk::test::expect_rounding_as_on_the_host<Space, pk::Compact16, pk::Compact16>(input);
 }
 
 }  // namespace
