@@ -3,15 +3,15 @@
 // random points (or read from a file); CG solves (I + V^T H^T R^-1 H V) v = V^T H^T R^-1 d.
 // Built with MPI and started on several ranks (mpirun -np N pk-3dvar ...), it splits the
 // grid along x, one overlapped chunk per rank (pk/rfilter/distributed_three_dvar.hpp).
-#include <pk/core/app.hpp>
-#include <pk/core/cli.hpp>
+#include <pk/app/cli.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
+#include <pk/app/table.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
-#include <pk/core/table.hpp>
 #include <pk/rfilter/chunked_filter.hpp>
 #include <pk/rfilter/filter.hpp>
 #include <pk/rfilter/synthetic.hpp>
@@ -24,7 +24,7 @@
 #include <vector>
 
 #if PK_ENABLE_MPI
-#include <pk/mpi/program.hpp>
+#include <pk/app/mpi_program.hpp>
 #include <pk/rfilter/distributed_three_dvar.hpp>
 #endif
 
@@ -180,8 +180,8 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
   const auto result = var.analyse(problem.background, analysis, o.tolerance, o.max_iterations);
   space.fence();
   const double seconds = timer.seconds();
-  const double background_rmse = rf::rms_difference(problem.background, problem.truth);
-  const double analysis_rmse = rf::rms_difference(analysis, problem.truth);
+  const double background_rmse = rf::rms_difference(space, problem.background, problem.truth);
+  const double analysis_rmse = rf::rms_difference(space, analysis, problem.truth);
 
   // The chunked filter along x against the unsplit one, on the truth field.
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;

@@ -8,17 +8,17 @@
 //   pk-gbees --model lorenz96 --dimension 6 --max-cells 6e7  # the paper's Lorenz '96 case
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
 //   pk-gbees --config apps/gbees/pcr3bp.ini                  # gbees-cuda's PCR3BP case
-#include <pk/core/app.hpp>
+#include <pk/app/cli.hpp>
+#include <pk/app/process.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
 #include <pk/core/atomic_file.hpp>
-#include <pk/core/cli.hpp>
 #include <pk/core/data_files.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
-#include <pk/core/process.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
 #include <pk/gbees/host_cells.hpp>
 #include <pk/gbees/monte_carlo.hpp>
 #include <pk/gbees/parameters.hpp>

@@ -1,12 +1,12 @@
 // pk-info: which execution spaces this build holds, whether each can run here, and the
 // hardware behind each.
-#include <pk/core/app.hpp>
-#include <pk/core/cli.hpp>
+#include <pk/app/cli.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
+#include <pk/app/table.hpp>
 #include <pk/core/device_info.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
-#include <pk/core/table.hpp>
 
 #include <cstdio>
 #include <iostream>

@@ -2,15 +2,15 @@
 // or every execution space; VTK output, a summary on stdout and a JSON record. Built with
 // MPI and started on several ranks (mpirun -np N pk-lbm ...), it splits the lattice into
 // slabs, one per rank, and writes a .pvti with one .vti piece per rank.
-#include <pk/core/app.hpp>
+#include <pk/app/cli.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
 #include <pk/core/atomic_file.hpp>
-#include <pk/core/cli.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/parameters.hpp>
@@ -24,8 +24,8 @@
 #include <optional>
 
 #if PK_ENABLE_MPI
+#include <pk/app/mpi_program.hpp>
 #include <pk/lbm/distributed_solver.hpp>
-#include <pk/mpi/program.hpp>
 #endif
 
 namespace {

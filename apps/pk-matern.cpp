@@ -3,18 +3,18 @@
 //   generate: synthetic field at n jittered-grid locations -> "x y z" file (--data)
 //   loglik:   log-likelihood of --data (or a synthetic field) at the given parameters
 //   fit:      BOBYQA maximum-likelihood estimate from --start
+#include <pk/app/cli.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
 #include <pk/besselk/likelihood.hpp>
 #include <pk/besselk/matern.hpp>
-#include <pk/core/app.hpp>
 #include <pk/core/atomic_file.hpp>
-#include <pk/core/cli.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
 
 #include <algorithm>
 #include <iomanip>

@@ -1,18 +1,22 @@
-# Installs the library, headers and a CMake package, so that other projects can
-# find_package(PortableKernels) and link PortableKernels::core.
+# Installs the libraries, headers and a CMake package, so that other projects can
+# find_package(PortableKernels [COMPONENTS ...]) and link PortableKernels::<component>.
+# Each library is its own export set, so that the package config loads (and finds the
+# dependencies of) only the components a consumer asks for.
 include(CMakePackageConfigHelpers)
 
-set(pk_installed_libraries pk_core pk_lbm pk_rfilter pk_gbees pk_besselk)
+set(PK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/PortableKernels)
+set(pk_components core lbm gbees rfilter besselk app)
 if(PK_ENABLE_MPI)
-  list(APPEND pk_installed_libraries pk_mpi)
+  list(INSERT pk_components 1 mpi)
 endif()
-install(TARGETS ${pk_installed_libraries} EXPORT PortableKernelsTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+foreach(component IN LISTS pk_components)
+  install(TARGETS pk_${component} EXPORT PortableKernels-${component}
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT PortableKernels-${component} NAMESPACE PortableKernels:: DESTINATION ${PK_CMAKE_DIR})
+endforeach()
 install(DIRECTORY include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-set(PK_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/PortableKernels)
-install(EXPORT PortableKernelsTargets NAMESPACE PortableKernels:: DESTINATION ${PK_CMAKE_DIR})
 configure_package_config_file(cmake/PortableKernelsConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/PortableKernelsConfig.cmake INSTALL_DESTINATION ${PK_CMAKE_DIR})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/PortableKernelsConfigVersion.cmake

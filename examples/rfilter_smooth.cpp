@@ -78,8 +78,8 @@ bool small_analysis(const Space& space) {
   // Conjugate gradients on (I + V^T H^T R^-1 H V) v = V^T H^T R^-1 (y - H x_b); analysis = x_b + V v.
   const rf::AnalysisResult result = var.analyse(problem.background, analysis, 1e-7, 400);
 
-  const double before = rf::rms_difference(problem.background, problem.truth);
-  const double after = rf::rms_difference(analysis, problem.truth);
+  const double before = rf::rms_difference(space, problem.background, problem.truth);
+  const double after = rf::rms_difference(space, analysis, problem.truth);
   std::printf(
       "3D-Var on %d x %d x %d with %ld observations: CG %s in %d iterations; rms error against the truth "
       "%.4f (background) -> %.4f (analysis)\n",

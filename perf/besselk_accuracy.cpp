@@ -2,14 +2,14 @@
 // every point of the mpmath reference table; max and median errors per region, side by
 // side. Writes besselk-accuracy-regions-{ours,gsl,boost}.json and a per-point CSV for
 // perf/besselk_heatmap.py.
+#include <pk/app/cli.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/table.hpp>
 #include <pk/besselk/besselk.hpp>
 #include <pk/besselk/independent.hpp>
 #include <pk/besselk/reference.hpp>
-#include <pk/core/app.hpp>
 #include <pk/core/atomic_file.hpp>
-#include <pk/core/cli.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/table.hpp>
 
 #include <cmath>
 #include <filesystem>

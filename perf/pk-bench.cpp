@@ -2,14 +2,14 @@
 // the copy bandwidth measured on that space in the same run.
 #include "bench/registry.hpp"
 
-#include <pk/core/app.hpp>
-#include <pk/core/cli.hpp>
+#include <pk/app/cli.hpp>
+#include <pk/app/results.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/table.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/interrupt.hpp>
-#include <pk/core/results.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/table.hpp>
 
 #include <iostream>
 #include <regex>

@@ -1,7 +1,7 @@
 // Test main: Kokkos lives for the whole run, as in every PortableKernels program.
-#include <pk/core/app.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Command lines: --kokkos-* options checked before Kokkos sees them, and --config files
 // refused when CLI11 would skip part of them.
-#include <pk/core/cli.hpp>
-#include <pk/core/session.hpp>
+#include <pk/app/cli.hpp>
+#include <pk/app/session.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Core file handling: files written whole or not at all, the shared column-file reader, and
 // programs started without a shell.
+#include <pk/app/process.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/process.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-// Kokkos Kernels, as the project builds it (vendor BLAS behind KokkosBlas), against a plain
-// host reference on random data.
+// Kokkos Kernels, as the project builds it (vendor BLAS behind KokkosBlas) and calls it (the
+// pk::blas seam, on a second instance of the space), against a plain host reference on random data.
 #include "spaces.hpp"
 
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas3_gemm.hpp>
+#include <pk/core/blas.hpp>
+#include <pk/core/host_copies.hpp>
 
 #include <cmath>
 
@@ -18,7 +18,8 @@ TYPED_TEST(KokkosKernelsBlasValidation, DotMatchesHostSum) {
   const auto x = pk::test::random_host_vector(n), y = pk::test::random_host_vector(n);
   long double expected = 0;
   for (std::size_t i = 0; i < n; ++i) expected += static_cast<long double>(x(i)) * y(i);
-  const double got = KokkosBlas::dot(pk::test::to_space(TypeParam{}, x), pk::test::to_space(TypeParam{}, y));
+  const auto space = pk::independent_instance(TypeParam());
+  const double got = pk::blas::dot(space, pk::test::to_space(TypeParam{}, x), pk::test::to_space(TypeParam{}, y));
   EXPECT_NEAR(got, static_cast<double>(expected), 1e-12 * n);
 }
 
@@ -35,8 +36,10 @@ TYPED_TEST(KokkosKernelsBlasValidation, GemmMatchesTripleLoop) {
   const Matrix a = random_matrix(m, k), b = random_matrix(k, n), c0 = random_matrix(m, n);
   const double alpha = 1.5, beta = -0.5;
   auto c = pk::test::to_space(TypeParam{}, c0);
-  KokkosBlas::gemm("N", "N", alpha, pk::test::to_space(TypeParam{}, a), pk::test::to_space(TypeParam{}, b), beta, c);
-  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, c);
+  const auto space = pk::independent_instance(TypeParam());
+  pk::blas::gemm(space, "N", "N", alpha, pk::test::to_space(TypeParam{}, a), pk::test::to_space(TypeParam{}, b), beta,
+                 c);
+  const auto got = pk::readable_on_host(space, c);
   double worst = 0;
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {

@@ -2,7 +2,7 @@
 // health check stopping a bad run, and agreement between execution spaces.
 #include "spaces.hpp"
 
-#include <pk/core/space_selection.hpp>
+#include <pk/app/space_selection.hpp>
 #include <pk/lbm/solver.hpp>
 
 #include <cmath>

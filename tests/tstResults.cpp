@@ -1,5 +1,5 @@
+#include <pk/app/results.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/results.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #include "spaces.hpp"
 
+#include <pk/app/space_selection.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/space_selection.hpp>
 
 #include <algorithm>
 

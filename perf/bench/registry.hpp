@@ -4,8 +4,8 @@
 //   template <class Space> std::vector<Result> run(const Space&, const Context&) const;
 // registered once with PK_REGISTER_BENCHMARK(Type); pk-bench runs it on every selected
 // space, after measuring that space's copy bandwidth, and writes one JSON per result.
+#include <pk/app/space_selection.hpp>
 #include <pk/core/copy_bandwidth.hpp>
-#include <pk/core/space_selection.hpp>
 
 #include <functional>
 #include <map>

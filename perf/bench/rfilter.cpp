@@ -124,9 +124,10 @@ struct RfilterBench {
         if (!c.wants(name)) continue;
         // Lines per tile; on a GPU chosen (timed) here, before the filter is.
         const int tile = rfilter::tile_lines(space, field, axis, coefficients);
-        // A pass takes about 0.1 ms on a GPU, a tenth of which is its launch and the wait for it,
-        // which the copy probe pays once per 2 GiB. 3D-Var queues its passes without waiting, so
-        // the figure is the time per pass in a run of passes; a lone pass, waited for, is kept.
+        // A GPU pass is short enough that its launch and the wait for it weigh on it, which the
+        // copy probe pays once per 2 GiB (docs/rfilter.md). 3D-Var queues its passes without
+        // waiting, so the figure is the time per pass in a run of passes; a lone pass, waited
+        // for, is kept.
         constexpr int passes = 10;
         const double seconds = median_seconds(space, repeats,
                                               [&] {

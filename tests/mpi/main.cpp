@@ -1,7 +1,7 @@
 // Test main of the MPI suite: MPI, then Kokkos on this rank's device, then the tests on
 // every rank. A test that fails on any rank fails the run on every rank.
-#include <pk/core/app.hpp>
-#include <pk/core/session.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/mpi/devices.hpp>
 

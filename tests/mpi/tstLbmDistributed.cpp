@@ -5,7 +5,7 @@
 
 #include <pk/lbm/distributed_solver.hpp>
 #include <pk/lbm/solver.hpp>
-#include <pk/mpi/app.hpp>
+#include <pk/mpi/agreement.hpp>
 #include <pk/mpi/communicator.hpp>
 
 #include <array>
@@ -104,7 +104,8 @@ void expect_same_populations(const Geometry& geometry, Streaming streaming, int 
         const double expected = all[q * cells + geometry.cell_index(origin[0] + x, origin[1] + y, origin[2] + z)];
         differing += mine[q * slab_cells + c] != expected;  // bit for bit: no tolerance
       }
-    EXPECT_EQ(differing, 0u) << "step " << s + 1 << ", rank " << world.rank() << " of " << world.size();
+    EXPECT_EQ(differing, 0u) << streaming_name(streaming) << " " << precision_name<Real> << ", step " << s + 1
+                             << ", rank " << world.rank() << " of " << world.size();
   }
   EXPECT_EQ(distributed.step_count(), steps);
 }

@@ -1,5 +1,5 @@
 // Agreed errors: an error on some ranks reaches every rank, with one message.
-#include <pk/mpi/app.hpp>
+#include <pk/mpi/agreement.hpp>
 #include <pk/mpi/communicator.hpp>
 
 #include <gtest/gtest.h>

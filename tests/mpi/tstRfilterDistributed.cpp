@@ -95,8 +95,8 @@ TYPED_TEST(RfilterDistributed, TransposeIsExact) {
   auto vx = to_space<TypeParam>(on_host(x)), vty = to_space<TypeParam>(on_host(y));
   var.apply_v(vx);
   var.apply_vt(vty);
-  const rf::MpiReduction sum{world.get()};
-  const double left = sum.dot(vx, y), right = sum.dot(x, vty);
+  const rf::Details::MpiReduction sum{world.get()};
+  const double left = sum.dot(TypeParam{}, vx, y), right = sum.dot(TypeParam{}, x, vty);
   EXPECT_NEAR(left, right, 1e-12 * std::abs(left));
 }
 

@@ -24,6 +24,7 @@
 #include <pk/besselk/details/half_integer.hpp>
 #include <pk/besselk/details/integral.hpp>
 #include <pk/besselk/details/temme.hpp>
+#include <pk/core/checks.hpp>
 #include <pk/core/error.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -102,6 +103,7 @@ KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) { return evaluat
 template <class ExecutionSpace, class Orders, class Arguments, class Values>
 void evaluate_all(const ExecutionSpace& space, const Orders& nu, const Arguments& x, const Values& log_k,
                   const Values& k) {
+  static_assert(check_arguments<ExecutionSpace, Orders, Arguments, Values>());
   require(x.extent(0) == nu.extent(0) && log_k.extent(0) == nu.extent(0) && k.extent(0) == nu.extent(0),
           "besselk::evaluate_all: orders, arguments and results differ in length");
   Kokkos::parallel_for(

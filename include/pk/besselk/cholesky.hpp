@@ -1,12 +1,12 @@
 #pragma once
 // Tiled right-looking Cholesky factorisation A = L L^T (lower triangle, in place) on Kokkos
-// Kernels: per tile column, a small team kernel factors the diagonal tile, one
-// KokkosBlas::trsm solves the panel below it, and KokkosBlas::gemm updates each trailing
-// tile column's lower part (cuBLAS / host BLAS through the TPLs).
+// Kernels: per tile column, a small team kernel factors the diagonal tile, one trsm solves
+// the panel below it, and gemm updates each trailing tile column's lower part (cuBLAS / host
+// BLAS through the TPLs, on the caller's instance: pk/core/blas.hpp).
+#include <pk/core/blas.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/host_copies.hpp>
 
-#include <KokkosBlas3_gemm.hpp>
-#include <KokkosBlas3_trsm.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -72,18 +72,15 @@ void cholesky_blocked(const Space& space, const Matrix& a, long tile, long offse
       factor_diagonal_tile(space, diagonal, offset + k, failed);
     if (rest == 0) break;
     const auto panel = Kokkos::subview(a, std::make_pair(k + kb, n), std::make_pair(k, k + kb));
-    // KokkosBlas (3.4) runs on the space's default instance: fence between it and `space`.
-    space.fence();
-    KokkosBlas::trsm("R", "L", "T", "N", 1.0, diagonal, panel);  // panel = panel L_kk^-T
+    blas::trsm(space, "R", "L", "T", "N", 1.0, diagonal, panel);  // panel = panel L_kk^-T
     for (long j = k + kb; j < n; j += tile) {
       const long jb = std::min<long>(tile, n - j);
       // Tile column j, rows j..n: a(j:, j:j+jb) -= panel(j:, :) panel(j:j+jb, :)^T.
       const auto rows = Kokkos::subview(a, std::make_pair(j, n), std::make_pair(k, k + kb));
       const auto cols = Kokkos::subview(a, std::make_pair(j, j + jb), std::make_pair(k, k + kb));
       const auto target = Kokkos::subview(a, std::make_pair(j, n), std::make_pair(j, j + jb));
-      KokkosBlas::gemm("N", "T", -1.0, rows, cols, 1.0, target);
+      blas::gemm(space, "N", "T", -1.0, rows, cols, 1.0, target);
     }
-    Kokkos::fence();
   }
 }
 
@@ -101,9 +98,7 @@ void cholesky_in_place(const Space& space, const Matrix& a, int tile = default_t
   Kokkos::View<int, typename Space::memory_space> failed(Kokkos::view_alloc(space, "pk::matern::cholesky::failed"));
   Kokkos::deep_copy(space, failed, static_cast<int>(n));
   Details::cholesky_blocked(space, a, tile, 0, failed);
-  space.fence();
-  int first_failed = static_cast<int>(n);
-  Kokkos::deep_copy(first_failed, failed);
+  const int first_failed = read_scalar(space, failed);
   require(first_failed == n, "covariance matrix is not positive definite: pivot " + std::to_string(first_failed) +
                                  " of " + std::to_string(n) +
                                  " is not > 0 (duplicate or near-duplicate locations, or parameters that make "

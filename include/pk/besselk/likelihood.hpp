@@ -6,10 +6,8 @@
 #include <pk/besselk/cholesky.hpp>
 #include <pk/besselk/matern.hpp>
 #include <pk/besselk/optimize.hpp>
+#include <pk/core/blas.hpp>
 
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas2_gemv.hpp>
-#include <KokkosBlas3_trsm.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -59,11 +57,9 @@ LikelihoodParts log_likelihood_parts(const Space& space, const DeviceLocations<S
   Kokkos::View<double**, Kokkos::LayoutLeft, typename Space::memory_space> w(
       Kokkos::view_alloc(space, "pk::matern::whitened"), n, 1);
   Kokkos::deep_copy(space, Kokkos::subview(w, Kokkos::ALL, 0), z);
-  space.fence();
-  KokkosBlas::trsm("L", "L", "N", "N", 1.0, work, w);  // w = L^-1 z
-  Kokkos::fence();
+  blas::trsm(space, "L", "L", "N", "N", 1.0, work, w);  // w = L^-1 z
   const auto w0 = Kokkos::subview(w, Kokkos::ALL, 0);
-  const double quadratic = KokkosBlas::dot(w0, w0);
+  const double quadratic = blas::dot(space, w0, w0);
   double log_det = 0;
   const auto l = work;
   Kokkos::parallel_reduce(
@@ -95,16 +91,16 @@ Vector<Space> synthetic_observations(const Space& space, const DeviceLocations<S
         const long i = k % n, j = k / n;
         if (j > i) l(i, j) = 0;
       });
-  Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> host_e("pk::matern::white_noise_host", n);
+  Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> host_e(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::matern::white_noise_host"), n);
   std::mt19937_64 engine(seed);
   std::normal_distribution<double> normal(0, 1);
   for (long i = 0; i < n; ++i) host_e(i) = normal(engine);
   Vector<Space> e(Kokkos::view_alloc(space, "pk::matern::white_noise"), n),
       z(Kokkos::view_alloc(space, "pk::matern::observations"), n);
   Kokkos::deep_copy(space, e, host_e);
+  blas::gemv(space, "N", 1.0, l, e, 0.0, z);
   space.fence();
-  KokkosBlas::gemv("N", 1.0, l, e, 0.0, z);
-  Kokkos::fence();
   return z;
 }
 

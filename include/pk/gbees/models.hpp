@@ -15,15 +15,48 @@
 //
 // Component-wise evaluation lets the solver take f_j at the face x + h_j/2 e_j of a cell
 // (where the flux through that face is needed) without storing velocities per cell.
+// check_model<MyModel>() (which pk::gbees::Solver asserts) says at compile time what a type
+// lacks of this.
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace pk::gbees {
 
 // The largest state dimension the solver handles (keys pack 64/n bits per axis).
 inline constexpr int max_dimension = 8;
+
+namespace Details {
+template <class Model, class = void>
+struct has_dimension : std::false_type {};
+template <class Model>
+struct has_dimension<Model, std::void_t<decltype(std::declval<const Model&>().dimension())>>
+    : std::is_convertible<decltype(std::declval<const Model&>().dimension()), int> {};
+template <class Model, class = void>
+struct has_drift : std::false_type {};
+template <class Model>
+struct has_drift<Model, std::void_t<decltype(std::declval<const Model&>()(0, std::declval<const double*>()))>>
+    : std::is_convertible<decltype(std::declval<const Model&>()(0, std::declval<const double*>())), double> {};
+}  // namespace Details
+
+// True for a type that can be a GBEES model; otherwise a compile error that names what is
+// missing. Use it as static_assert(check_model<MyModel>()).
+template <class Model>
+constexpr bool check_model() {
+  static_assert(std::is_copy_constructible_v<Model> && std::is_trivially_destructible_v<Model>,
+                "a GBEES model is a small functor copied into every kernel: it must be copyable and trivially "
+                "destructible (hold its parameters by value, no std::vector or std::string members)");
+  static_assert(Details::has_dimension<Model>::value,
+                "a GBEES model needs `KOKKOS_INLINE_FUNCTION int dimension() const`: the state's dimension");
+  static_assert(Details::has_drift<Model>::value,
+                "a GBEES model needs `KOKKOS_INLINE_FUNCTION double operator()(int j, const double* x) const`: "
+                "component j of the drift f(x)");
+  return std::is_copy_constructible_v<Model> && std::is_trivially_destructible_v<Model> &&
+         Details::has_dimension<Model>::value && Details::has_drift<Model>::value;
+}
 
 // Lorenz '63 in the paper's shifted form (sec. 5.1.1):
 // f = (s (x2 - x1), -x2 - x1 x3, -b x3 + x1 x2 - b r), chaotic for (s, b, r) = (4, 1, 48).

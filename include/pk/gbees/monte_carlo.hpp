@@ -4,6 +4,7 @@
 // weights, and a Gaussian kernel density estimate (Scott's bandwidth, as scipy's
 // gaussian_kde with weights) evaluated at the grid's cell centres.
 #include <pk/core/error.hpp>
+#include <pk/core/host_copies.hpp>
 #include <pk/gbees/details/gaussian.hpp>
 #include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/host_cells.hpp>
@@ -123,8 +124,8 @@ class MonteCarlo {
     require(cells.n == n_,
             "KDE: the cells are " + std::to_string(cells.n) + "-D, the samples " + std::to_string(n_) + "-D");
     const std::int64_t count = samples_.extent(0);
-    auto host_x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, samples_);
-    auto host_w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, weight_);
+    const auto host_x = readable_on_host(space_, samples_);
+    const auto host_w = readable_on_host(space_, weight_);
     // Weighted mean and covariance (unbiased with reliability weights, as numpy.cov).
     double wsum = 0, w2sum = 0, mean[max_dimension] = {};
     for (std::int64_t k = 0; k < count; ++k) {
@@ -166,8 +167,10 @@ class MonteCarlo {
     std::vector<std::int64_t> used;
     for (std::int64_t k = 0; k < count; ++k)
       if (host_w(k) > 1e-300) used.push_back(k);
-    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> zs("pk::gbees::kde::samples_host", used.size(), n_);
-    Kokkos::View<double*, Kokkos::HostSpace> ws("pk::gbees::kde::weights_host", used.size());
+    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> zs(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::kde::samples_host"), used.size(), n_);
+    Kokkos::View<double*, Kokkos::HostSpace> ws(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::kde::weights_host"), used.size());
     for (std::size_t u = 0; u < used.size(); ++u) {
       double x[max_dimension], z[max_dimension];
       for (int d = 0; d < n_; ++d) x[d] = host_x(used[u], d);
@@ -176,15 +179,16 @@ class MonteCarlo {
       ws(u) = host_w(used[u]) / wsum;
     }
     const std::size_t m = cells.size();
-    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> zp("pk::gbees::kde::points_host", m, n_);
+    Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> zp(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::kde::points_host"), m, n_);
     for (std::size_t c = 0; c < m; ++c) {
       double z[max_dimension];
       solve(&cells.position[c * n_], z);
       for (int d = 0; d < n_; ++d) zp(c, d) = z[d];
     }
-    auto samples = Kokkos::create_mirror_view_and_copy(memory_space{}, zs);
-    auto weights = Kokkos::create_mirror_view_and_copy(memory_space{}, ws);
-    auto points = Kokkos::create_mirror_view_and_copy(memory_space{}, zp);
+    const auto samples = readable_on(space_, zs);
+    const auto weights = readable_on(space_, ws);
+    const auto points = readable_on(space_, zp);
     Kokkos::View<double*, memory_space> density(Kokkos::view_alloc(space_, "pk::gbees::kde::density"), m);
     const int n = n_;
     const std::int64_t used_count = static_cast<std::int64_t>(used.size());
@@ -204,7 +208,7 @@ class MonteCarlo {
           }
           density(c) = sum;
         });
-    auto host_density = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, density);
+    const auto host_density = readable_on_host(space_, density);
     std::vector<double> q(m);
     double total = 0;
     for (std::size_t c = 0; c < m; ++c) total += host_density(c);

@@ -30,20 +30,12 @@
 // the host reads the clock after each batch and checks the rest when advance_to returns
 // and after a prune or a measurement. Parameters::member_means propagates an ensemble of
 // PDFs in one grid (docs/gbees.md, "Ensembles").
-#include <pk/core/error.hpp>
-#include <pk/core/spaces.hpp>
-#include <pk/gbees/details/advection.hpp>
-#include <pk/gbees/details/device_state.hpp>
-#include <pk/gbees/details/gaussian.hpp>
-#include <pk/gbees/details/geometry.hpp>
-#include <pk/gbees/details/growth.hpp>
-#include <pk/gbees/details/normalisation.hpp>
-#include <pk/gbees/details/pruning.hpp>
-#include <pk/gbees/details/time_step.hpp>
-#include <pk/gbees/grid.hpp>
+#include <pk/core/checks.hpp>
+#include <pk/gbees/details/propagation.hpp>
 #include <pk/gbees/host_cells.hpp>
 #include <pk/gbees/models.hpp>
 #include <pk/gbees/parameters.hpp>
+#include <pk/gbees/statistics.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -52,82 +44,41 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <string>
-#include <vector>
 
 namespace pk::gbees {
 
-// What an observer of advance_to sees after each batch of steps.
-struct StepInfo {
-  double time = 0;
-  double dt = 0;
-  std::int64_t step = 0;
-  std::int32_t cells = 0;
-  double cell_steps = 0;  // Statistics::cell_steps so far (a progress report's rate)
-};
-
-struct Statistics {
-  std::int64_t steps = 0;
-  std::int32_t max_cells = 0;
-  double cell_steps = 0;           // sum over steps of the cells advanced (the paper's "cell computations")
-  double pruned_probability = 0;   // removed by pruning (before renormalising)
-  double clipped_probability = 0;  // negative undershoots set to zero
-  double outflow_probability = 0;  // left through faces of cells below p* with nothing beyond
-  std::size_t map_rehashes = 0;    // times the map was rehashed (grown, or shrunk after a prune)
-  double peak_bytes = 0;           // grid memory at the largest allocation
-};
-
 template <class ExecutionSpace, class Model>
 class Solver {
+  static_assert(check_arguments<ExecutionSpace>());
+  static_assert(check_model<Model>(), "pk::gbees::Solver<ExecutionSpace, Model>: see check_model in models.hpp");
+
  public:
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
   using Grid = SparseGrid<ExecutionSpace>;
   using Observer = std::function<bool(const StepInfo&)>;  // return false to stop
-
-  // The sums of the last update: the total before normalising, the probability clipping
-  // added and what flowed out of the grid (total = 1 + clipped - outflow).
-  struct UpdateSums {
-    double total = 0, clipped = 0, outflow = 0;
-  };
+  using UpdateSums = gbees::UpdateSums;
 
   // The Gaussian initial PDF of `parameters`, normalised, at time 0.
   Solver(const ExecutionSpace& space, const Model& model, const Parameters& parameters)
-      : space_(space),
-        model_(model),
-        parameters_(checked(parameters, model)),
-        members_(member_count(parameters_)),
-        grid_(space, model.dimension(), 1024, parameters.max_cells, member_key_bits(parameters_)),
-        device_state_(space, members_) {
-    geometry_.n = model.dimension();
-    geometry_.codec = grid_.codec();
-    for (int d = 0; d < geometry_.n; ++d) {
-      geometry_.mean[d] = parameters_.initial_mean[d];
-      geometry_.h[d] = parameters_.cell_width[d];
-    }
-    initialise();
-  }
+      : state_(space, model, parameters) {}
 
-  const Parameters& parameters() const { return parameters_; }
-  const Model& model() const { return model_; }
-  int members() const { return members_; }  // PDFs propagated together (Parameters::member_means)
-  double time() const { return time_; }
-  std::int32_t cell_count() const { return grid_.count(); }
-  Statistics statistics() const {
-    Statistics s = statistics_;
-    s.map_rehashes = grid_.map_rehashes();
-    return s;
-  }
-  const Details::Geometry& geometry() const { return geometry_; }
+  const Parameters& parameters() const { return state_.parameters(); }
+  const Model& model() const { return state_.model(); }
+  int members() const { return state_.members(); }  // PDFs propagated together (Parameters::member_means)
+  double time() const { return state_.time(); }
+  std::int32_t cell_count() const { return state_.grid().count(); }
+  Statistics statistics() const { return state_.statistics(); }
+  const Details::Geometry& geometry() const { return state_.geometry(); }
 
   // Runs to parameters().end_time, applying the measurements at their times.
   bool run(const Observer& observer = {}) {
-    for (const Measurement& m : parameters_.measurements) {
-      if (m.time < time_) continue;
+    for (const Measurement& m : parameters().measurements) {
+      if (m.time < time()) continue;
       if (!advance_to(m.time, observer)) return false;
       measure(m);
     }
-    return advance_to(parameters_.end_time, observer);
+    return advance_to(parameters().end_time, observer);
   }
 
   // Steps until time() reaches t (the last step is shortened to land on it), in batches
@@ -135,14 +86,15 @@ class Solver {
   // can stop the run by returning false (then this returns false).
   bool advance_to(double t, const Observer& observer = {}) {
     const double tolerance = 1e-12 * std::max(1.0, std::fabs(t));
-    while (t - time_ > tolerance) {
-      run_steps(steps_in_batch(t), t, tolerance);
-      if (observer && !observer(StepInfo{time_, last_dt_, statistics_.steps, grid_.count(), statistics_.cell_steps})) {
-        check_device_state();
+    while (t - time() > tolerance) {
+      state_.run_steps(state_.steps_in_batch(t), t, tolerance);
+      const Statistics s = state_.statistics();
+      if (observer && !observer(StepInfo{time(), state_.last_dt(), s.steps, cell_count(), s.cell_steps})) {
+        state_.check_device_state();
         return false;
       }
     }
-    check_device_state();
+    state_.check_device_state();
     return true;
   }
 
@@ -150,282 +102,22 @@ class Solver {
   // prune_interval steps a prune. Returns the step taken (max_dt = 0: the grid grows, no
   // probability moves).
   double step(double max_dt = std::numeric_limits<double>::infinity()) {
-    run_steps(1, time_ + max_dt, -1.0);
-    return last_dt_;
+    state_.run_steps(1, time() + max_dt, -1.0);
+    return state_.last_dt();
   }
 
   // Bayes update (eq. 4) with the Gaussian likelihood of `m`, normalisation and a prune.
-  void measure(const Measurement& m) {
-    Kokkos::parallel_for("pk::gbees::measure", over_cells(),
-                         Details::MeasurementUpdate<Grid>{geometry_, m, grid_.key(), grid_.probability()});
-    normalise();
-    prune();
-    normalise();
-  }
+  void measure(const Measurement& m) { state_.measure(m); }
 
   // The cells on the host: keys, centres, probabilities, the PDF each belongs to.
-  HostCells cells() const {
-    const std::int32_t m = grid_.count();
-    HostCells out;
-    out.n = geometry_.n;
-    out.time = time_;
-    out.cell_width.assign(parameters_.cell_width.begin(), parameters_.cell_width.end());
-    out.key.resize(m);
-    out.probability.resize(m);
-    Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> key(out.key.data(), m);
-    Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> probability(
-        out.probability.data(), m);
-    Kokkos::deep_copy(space_, key, Kokkos::subview(grid_.key(), std::make_pair(0, m)));
-    Kokkos::deep_copy(space_, probability, Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
-    space_.fence();
-    out.index.resize(static_cast<std::size_t>(m) * out.n);
-    out.position.resize(static_cast<std::size_t>(m) * out.n);
-    out.member.resize(m);
-    for (std::int32_t c = 0; c < m; ++c) {
-      out.member[c] = geometry_.codec.member(out.key[c]);
-      for (int d = 0; d < out.n; ++d) {
-        const std::int64_t i = geometry_.codec.index(out.key[c], d);
-        out.index[static_cast<std::size_t>(c) * out.n + d] = i;
-        out.position[static_cast<std::size_t>(c) * out.n + d] =
-            geometry_.mean[d] + geometry_.h[d] * static_cast<double>(i);
-      }
-    }
-    return out;
-  }
+  HostCells cells() const { return state_.cells(); }
 
   // The sums of the last update, or of the last normalisation, of PDF `member` (waits for
   // the device).
-  UpdateSums last_update(int member = 0) {
-    check_device_state();
-    return last_update_.at(member);
-  }
+  UpdateSums last_update(int member = 0) { return state_.last_update(member); }
 
  private:
-  Kokkos::RangePolicy<ExecutionSpace> over_cells() const {
-    return Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid_.count());
-  }
-
-  // The Gaussian initial PDFs, each on its box of +-round(extent std_j / h_j) cells around
-  // the cell nearest its mean, normalised.
-  void initialise() {
-    const int n = geometry_.n;
-    Details::IndexArray half;
-    Details::RealArray inverse_std;
-    std::int64_t box = 1;
-    for (int d = 0; d < n; ++d) {
-      half.v[d] = static_cast<std::int64_t>(
-          std::round(parameters_.initial_extent * parameters_.initial_std[d] / parameters_.cell_width[d]));
-      box *= 2 * half.v[d] + 1;
-      inverse_std.v[d] = 1.0 / parameters_.initial_std[d];
-    }
-    const std::int64_t total = box * members_;
-    require(total < (std::int64_t(1) << 31), "initial boxes of " + std::to_string(total) + " cells: too many");
-    grid_.reserve(static_cast<std::size_t>(total));
-    Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
-    for (int e = 0; e < members_; ++e) {
-      Details::IndexArray offset;
-      Details::RealArray shift;
-      for (int d = 0; d < n && !parameters_.member_means.empty(); ++d) {
-        shift.v[d] = parameters_.member_means[e][d] - parameters_.initial_mean[d];
-        offset.v[d] = static_cast<std::int64_t>(std::round(shift.v[d] / parameters_.cell_width[d]));
-      }
-      Kokkos::parallel_for("pk::gbees::initialise", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, box),
-                           Details::InitialGaussian<Grid>{geometry_, half, inverse_std, e, offset, shift, e * box,
-                                                          grid_.map(), grid_.key(), grid_.probability(), failures});
-    }
-    int failed = 0;
-    Kokkos::deep_copy(failed, failures);
-    require(failed == 0, "initial grid: " + std::to_string(failed) +
-                             " cells could not be inserted (ensemble members closer than their boxes?)");
-    grid_.set_count(static_cast<std::int32_t>(total));
-    grid_.rebuild_neighbours();
-    normalise();
-    statistics_.max_cells = grid_.count();
-    statistics_.peak_bytes = grid_.allocated_bytes();
-  }
-
-  // Steps until the next prune, or as many as the last step's length says are left
-  // before t (a step past t does nothing, one short costs another batch).
-  int steps_in_batch(double t) const {
-    const int to_prune = parameters_.prune_interval - static_cast<int>(statistics_.steps % parameters_.prune_interval);
-    if (!(last_dt_ > 0)) return to_prune;
-    const double left = std::ceil((t - time_) / last_dt_);
-    return left < to_prune ? std::max(1, static_cast<int>(left)) : to_prune;
-  }
-
-  // Queues `steps` steps towards target without waiting for the device, then waits, resumes
-  // a step whose growth ran out of room, and prunes when one is due.
-  void run_steps(int steps, double target, double tolerance) {
-    Kokkos::parallel_for("pk::gbees::step::aim", light_weight(1),
-                         Details::AimClock<memory_space>{device_state_.clock, target, tolerance});
-    for (int s = 0; s < steps; ++s) queue_step(true);
-    for (int attempt = 0; grid_.recover_failed_insert(attempt); ++attempt) queue_step(false);
-    const Details::StepClock clock = device_state_.read_clock(space_);
-    time_ = clock.time;
-    last_dt_ = clock.dt;
-    statistics_.steps = clock.steps;
-    statistics_.cell_steps = clock.cell_steps;
-    statistics_.max_cells = std::max(statistics_.max_cells, clock.max_cells);
-    statistics_.peak_bytes = std::max(statistics_.peak_bytes, grid_.allocated_bytes());
-    if (statistics_.steps % parameters_.prune_interval == 0 && statistics_.steps != pruned_at_step_) {
-      pruned_at_step_ = statistics_.steps;
-      prune();
-      normalise();
-    }
-    grid_.reserve(static_cast<std::size_t>(grid_.count()));  // headroom for the next growth
-  }
-
-  // Indices 0..extent-1, launched with the functor as a kernel argument. Kokkos would copy
-  // a functor over 512 bytes (those holding the hash map) to constant memory, and such a
-  // launch first waits for the previous one to finish: twice a step, the queue of a batch
-  // would drain.
-  auto light_weight(int extent) const {
-    return Kokkos::Experimental::require(Kokkos::RangePolicy<ExecutionSpace>(space_, 0, extent),
-                                         Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-  }
-
-  // Launches one step's kernels over the slots of SparseGrid::launch_extent (LiveCells
-  // picks the cells): BeginStep (not when resuming a step), directional growth, the
-  // neighbour table with the donor-cell fluxes and the CFL limit, dt, the corner-transport
-  // terms, the update and its normalisation.
-  void queue_step(bool begin) {
-    const Details::LiveCells<memory_space> live{grid_.device_count(), device_state_.phase, grid_.insert_failed()};
-    const auto slots = [&] { return light_weight(grid_.launch_extent()); };
-    const auto one = light_weight(1);
-    const auto key = grid_.key();
-    const auto probability = grid_.probability();
-    const auto neighbour = grid_.neighbour();
-    const auto flux = grid_.flux();
-    const auto& clock = device_state_.clock;
-    if (begin)
-      Kokkos::parallel_for(
-          "pk::gbees::step::begin", one,
-          Details::BeginStep<memory_space>{clock, device_state_.phase, grid_.device_count(), grid_.insert_failed()});
-    const int extent = grid_.launch_extent();
-    require(extent <= std::numeric_limits<int>::max() / geometry_.n,
-            "GBEES: " + std::to_string(extent) + " cell slots: growth's (cell, axis) index would overflow");
-    Kokkos::parallel_for(
-        "pk::gbees::grow", light_weight(extent * geometry_.n),
-        Details::GrowCells<typename Grid::Inserter, Grid>{geometry_.codec, grid_.inserter(), key, grid_.direction(),
-                                                          neighbour, device_state_.out_of_range, clock, live, extent});
-    Kokkos::parallel_reduce("pk::gbees::neighbours_fluxes_cfl", slots(),
-                            Details::NeighboursFluxesAndCfl<Model, Grid>{model_, geometry_, grid_.map(), key,
-                                                                         probability, neighbour, flux, clock, live},
-                            Kokkos::Min<double, memory_space>(device_state_.cfl_limit));
-    Kokkos::parallel_for("pk::gbees::step::choose_dt", one,
-                         Details::ChooseStep<memory_space>{clock, device_state_.cfl_limit, live, parameters_.epsilon});
-    Kokkos::parallel_for(
-        "pk::gbees::advect::corner_transport", slots(),
-        Details::CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, clock, live});
-    const Details::FiniteVolumeUpdate<Model, Grid> update{model_,
-                                                          geometry_,
-                                                          key,
-                                                          probability,
-                                                          neighbour,
-                                                          flux,
-                                                          clock,
-                                                          live,
-                                                          parameters_.back_face_outflow,
-                                                          device_state_.step_sums,
-                                                          3u * members_};
-    if (sums_by_reduction()) {
-      Kokkos::parallel_reduce("pk::gbees::advect::update", slots(), update, rows(device_state_.step_sums));
-    } else {
-      Kokkos::deep_copy(space_, device_state_.step_sums, 0.0);
-      Kokkos::parallel_for("pk::gbees::advect::update", slots(), update);
-    }
-    Kokkos::parallel_for("pk::gbees::normalise::scale", slots(), scale_by_total(device_state_.step_sums, live));
-  }
-
-  // Sums per PDF by a reduction of 3 values per PDF (one PDF, or host threads: each thread
-  // adds into its own), or with atomics (an ensemble on a GPU).
-  bool sums_by_reduction() const { return members_ == 1 || pk::runs_on_host<ExecutionSpace>; }
-  // The rows of MemberSums as the one array a reduction writes.
-  static Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> rows(
-      const Details::MemberSums<memory_space>& sums) {
-    return Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(sums.data(),
-                                                                                        3 * sums.extent(0));
-  }
-
-  // Scales each PDF's cell probabilities to sum 1 and checks the sums on the host.
-  void normalise() {
-    const auto& sums = device_state_.update_sums;
-    const Details::SumProbability<Grid> sum{geometry_.codec, grid_.key(), grid_.probability(), sums, 3u * members_};
-    if (sums_by_reduction()) {
-      Kokkos::parallel_reduce("pk::gbees::normalise::sum", over_cells(), sum, rows(sums));
-    } else {
-      Kokkos::deep_copy(space_, sums, 0.0);  // no update: nothing clipped or lost
-      Kokkos::parallel_for("pk::gbees::normalise::sum", over_cells(), sum);
-    }
-    Kokkos::parallel_for("pk::gbees::normalise::scale", light_weight(grid_.launch_extent()),
-                         scale_by_total(device_state_.update_sums,
-                                        {grid_.device_count(), device_state_.phase, grid_.insert_failed(), false}));
-    check_device_state();
-  }
-
-  // The kernel that divides the cells `live` picks by their PDF's total in sums and writes
-  // their direction masks.
-  Details::ScaleByTotal<Model, Grid> scale_by_total(const Details::MemberSums<memory_space>& sums,
-                                                    const Details::LiveCells<memory_space>& live) const {
-    return {model_,
-            geometry_,
-            parameters_.threshold,
-            grid_.key(),
-            grid_.probability(),
-            grid_.direction(),
-            sums,
-            device_state_.update_sums,
-            device_state_.run_sums,
-            live};
-  }
-
-  // Algorithm 3: mark, compaction, rehash; then the neighbour table. Returns the probability
-  // removed (the caller renormalises).
-  double prune() {
-    Kokkos::parallel_for("pk::gbees::prune::mark", over_cells(),
-                         Details::PruneMark<Grid>{geometry_.n, grid_.direction(), grid_.neighbour(), grid_.keep()});
-    const double removed = grid_.compact();
-    grid_.rebuild_neighbours();
-    statistics_.pruned_probability += removed;
-    return removed;
-  }
-
-  // Reads the device state (waits for the device) into statistics_ and last_update_, and
-  // throws on a bad one.
-  void check_device_state() {
-    const auto state = device_state_.read(space_);
-    statistics_.clipped_probability = state.run_sums[0];
-    statistics_.outflow_probability = state.run_sums[1];
-    require(state.out_of_range == 0, "grid growth left the range of the packed cell index (+-" +
-                                         std::to_string(geometry_.codec.limit()) + " cells per axis in " +
-                                         std::to_string(geometry_.n) + "-D): use a larger cell width");
-    last_update_.resize(members_);
-    for (int e = 0; e < members_; ++e) {
-      last_update_[e] = UpdateSums{state.update_sums(e, 0), state.update_sums(e, 1), state.update_sums(e, 2)};
-      require(last_update_[e].total > 0 && std::isfinite(last_update_[e].total),
-              "GBEES: total probability is " + std::to_string(last_update_[e].total) + " at t = " +
-                  std::to_string(time_) + (members_ > 1 ? " in ensemble member " + std::to_string(e + 1) : "") +
-                  " (a measurement far from every cell, or a blown-up step)");
-    }
-  }
-
-  static const Parameters& checked(const Parameters& p, const Model& model) {
-    validate(p, model.dimension());
-    return p;
-  }
-
-  ExecutionSpace space_;
-  Model model_;
-  Parameters parameters_;
-  Details::Geometry geometry_;
-  int members_;  // PDFs in the grid
-  Grid grid_;
-  Details::DeviceState<memory_space> device_state_;
-  double time_ = 0;     // the device clock's, as of the last batch
-  double last_dt_ = 0;  // of the last step
-  std::int64_t pruned_at_step_ = 0;
-  Statistics statistics_;
-  std::vector<UpdateSums> last_update_;  // per PDF
+  Details::Propagation<ExecutionSpace, Model> state_;
 };
 
 }  // namespace pk::gbees

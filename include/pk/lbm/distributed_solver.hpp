@@ -15,8 +15,9 @@
 // Every rank passes the whole geometry (one byte per cell on the host). Errors (a bad slab,
 // an unhealthy cell on any rank) reach every rank as pk::mpi::AgreedError.
 #include <pk/lbm/details/halo_exchange.hpp>
+#include <pk/lbm/details/slab_fields.hpp>
 #include <pk/lbm/solver.hpp>
-#include <pk/mpi/app.hpp>
+#include <pk/mpi/agreement.hpp>
 #include <pk/mpi/communicator.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -27,24 +28,6 @@
 #include <vector>
 
 namespace pk::lbm {
-
-namespace Details {
-
-// A state (see Details::Initialize) of the whole lattice, called for a rank's cells with
-// their global cell index and coordinates.
-template <class State>
-struct GlobalState {
-  State state;
-  int axis, offset, extent, nx, ny;  // global layer = local layer + offset, modulo extent
-
-  KOKKOS_INLINE_FUNCTION void operator()(int, int x, int y, int z, double& density, double (&velocity)[3]) const {
-    int at[3] = {x, y, z};
-    at[axis] = (at[axis] + offset + extent) % extent;
-    state(at[0] + nx * (at[1] + ny * at[2]), at[0], at[1], at[2], density, velocity);
-  }
-};
-
-}  // namespace Details
 
 template <class ExecutionSpace, class Precision = float, Traversal traversal = default_traversal<ExecutionSpace>>
 class DistributedSolver {
@@ -119,47 +102,7 @@ class DistributedSolver {
   // Collective. This rank's slab plus the first layer of the next rank's (none on the last
   // rank): the point data of a VTK piece, which must share its boundary points with the
   // next piece.
-  HostFields piece_fields() const {
-    const HostFields mine = fields();
-    const std::array<int, 3> size = slab_size();
-    const int face = mine.nx * mine.ny * mine.nz / size[slab_.axis];
-    const int rank = comm_.rank(), ranks = comm_.size();
-    // the first layer's densities, then its velocities, face cell j as in face_index()
-    std::vector<double> first(4 * face), next(4 * face);
-    for (int z = 0; z < size[2]; ++z)
-      for (int y = 0; y < size[1]; ++y)
-        for (int x = 0; x < size[0]; ++x) {
-          const int at[3] = {x, y, z};
-          if (at[slab_.axis] != 0) continue;
-          const std::size_t c = x + static_cast<std::size_t>(size[0]) * (y + static_cast<std::size_t>(size[1]) * z);
-          const int j = face_index(x, y, z);
-          first[j] = mine.density[c];
-          for (int k = 0; k < 3; ++k) first[face + 3 * j + k] = mine.velocity[3 * c + k];
-        }
-    MPI_Sendrecv(first.data(), 4 * face, MPI_DOUBLE, rank > 0 ? rank - 1 : MPI_PROC_NULL, 0, next.data(), 4 * face,
-                 MPI_DOUBLE, rank < ranks - 1 ? rank + 1 : MPI_PROC_NULL, 0, comm_.get(), MPI_STATUS_IGNORE);
-    if (rank == ranks - 1) return mine;
-    std::array<int, 3> bigger = size;
-    ++bigger[slab_.axis];
-    HostFields piece;
-    piece.nx = bigger[0], piece.ny = bigger[1], piece.nz = bigger[2];
-    piece.step = mine.step;
-    for (int z = 0; z < bigger[2]; ++z)
-      for (int y = 0; y < bigger[1]; ++y)
-        for (int x = 0; x < bigger[0]; ++x) {
-          const int at[3] = {x, y, z};
-          if (at[slab_.axis] < size[slab_.axis]) {
-            const std::size_t c = x + static_cast<std::size_t>(size[0]) * (y + static_cast<std::size_t>(size[1]) * z);
-            piece.density.push_back(mine.density[c]);
-            for (int k = 0; k < 3; ++k) piece.velocity.push_back(mine.velocity[3 * c + k]);
-          } else {
-            const int j = face_index(x, y, z);
-            piece.density.push_back(next[j]);
-            for (int k = 0; k < 3; ++k) piece.velocity.push_back(next[face + 3 * j + k]);
-          }
-        }
-    return piece;
-  }
+  HostFields piece_fields() const { return Details::piece_fields(comm_, fields(), slab_, slab_size()); }
 
   // Post-collision populations of this rank's cells, as Solver::distributions() orders
   // them over the slab: q * cells + cell.
@@ -228,12 +171,6 @@ class DistributedSolver {
     lo[slab_.axis] = begin;
     hi[slab_.axis] = end;
     return {lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
-  }
-
-  // Index of cell (x, y, z) in its layer across the split axis, the lower axis fastest.
-  int face_index(int x, int y, int z) const {
-    const std::array<int, 3> size = slab_size();
-    return slab_.axis == 0 ? y + size[1] * z : slab_.axis == 1 ? x + size[0] * z : x + size[0] * y;
   }
 
   // Global coordinates of the rank lattice's cell 0 (negative for a wrapping ghost layer).

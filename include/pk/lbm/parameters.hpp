@@ -1,9 +1,13 @@
 #pragma once
 // Run parameters of the LBM solver, in lattice units, and their validation.
+#include <pk/core/binary16.hpp>
+#include <pk/core/compact16.hpp>
+#include <pk/core/spaces.hpp>
 #include <pk/lbm/geometry.hpp>
 
 #include <array>
 #include <string>
+#include <type_traits>
 
 namespace pk::lbm {
 
@@ -16,6 +20,22 @@ const char* streaming_name(Streaming streaming);  // "aa", "ab"
 // shifted (Details::slot, with a staged even step) or plain. Both take the same steps; which
 // is faster depends on the device (docs/lbm.md), so by default pk::autotune picks it.
 enum class AaStorage { tuned, plain, shifted };
+
+// How the step kernels cover the lattice. rows: a thread per x-row, runs of plain cells in
+// SIMD loops (CPUs). cells: a thread per cell; an A-A lattice computing in fp32 may be in
+// shifted storage with its even step staged per team (GPUs; see AaStorage). Either runs on
+// any space, and both take identical steps.
+enum class Traversal { rows, cells };
+template <class ExecutionSpace>
+constexpr Traversal default_traversal = runs_on_host<ExecutionSpace> ? Traversal::rows : Traversal::cells;
+
+// The name of a precision in apps and results: "fp32", "fp64", "fp16" for pk::Binary16 or
+// "fp16c" for pk::Compact16 (16-bit storage, fp32 arithmetic).
+template <class Precision>
+constexpr const char* precision_name = std::is_same_v<Precision, double>     ? "fp64"
+                                       : std::is_same_v<Precision, float>    ? "fp32"
+                                       : std::is_same_v<Precision, Binary16> ? "fp16"
+                                                                             : "fp16c";
 
 // How the rows traversal (CPUs) stores an A-B step's target lattice: through the caches, or
 // streaming around them (pk::convert_streaming), which saves reading each line before it is
@@ -32,8 +52,8 @@ struct Parameters {
   double outlet_density = 1.0;  // prescribed on outlet cells
   double max_mach = 0.3;        // |u| / c_s allowed, before and during the run
   // Steps between health checks (NaN or non-positive density, |u|/c_s > max_mach). A check
-  // reads the whole lattice once, as much as half a step, so every 100 steps costs about
-  // 0.5 %. 0 turns the checks off (benchmarks only).
+  // reads the whole lattice once, as much as half a step. 0 turns the checks off
+  // (benchmarks only).
   int check_interval = 100;
   AaStorage aa_storage = AaStorage::tuned;  // tests and comparisons force one
   AbStores ab_stores = AbStores::tuned;     // likewise

@@ -5,6 +5,7 @@
 // own end conditions apply, as in apply_filter) and keeps its own. The result differs from
 // apply_filter near the seams between chunks, by less the larger m (the tests and pk-bench
 // measure by how much).
+#include <pk/core/checks.hpp>
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
 #include <pk/rfilter/details/lines.hpp>
@@ -60,6 +61,7 @@ using ChunkWorkspace = Kokkos::View<double**, typename Space::array_layout, type
 template <class Space, class InView, class OutView>
 void apply_filter_chunked(const Space& space, const InView& input, const OutView& output, int axis,
                           const Coefficients& c, const Chunking& chunking, ChunkWorkspace<Space>& blocks) {
+  static_assert(check_arguments<Space, InView, OutView>());
   static_assert(static_cast<int>(InView::rank) == static_cast<int>(OutView::rank),
                 "pk::rfilter::apply_filter_chunked: input and output must have the same rank");
   static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,

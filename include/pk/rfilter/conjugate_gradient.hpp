@@ -1,12 +1,12 @@
 #pragma once
 // Conjugate gradients for a symmetric positive definite operator, with the vector
-// operations done by Kokkos Kernels (KokkosBlas dot, axpby, nrm2: cuBLAS / host BLAS).
+// operations done by Kokkos Kernels (dot, axpby, nrm2: cuBLAS / host BLAS) on the
+// caller's instance (pk/core/blas.hpp).
+#include <pk/core/blas.hpp>
+#include <pk/core/checks.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/interrupt.hpp>
 
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas1_nrm2.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -25,22 +25,23 @@ struct CgResult {
 // How CG reduces its vectors: dot products and norms of what this process holds. A
 // distributed solver passes one that sums over ranks.
 struct LocalReduction {
-  template <class Vector>
-  double dot(const Vector& a, const Vector& b) const {
-    return KokkosBlas::dot(a, b);
+  template <class ExecutionSpace, class Vector>
+  double dot(const ExecutionSpace& space, const Vector& a, const Vector& b) const {
+    return blas::dot(space, a, b);
   }
-  template <class Vector>
-  double norm(const Vector& a) const {
-    return KokkosBlas::nrm2(a);
+  template <class ExecutionSpace, class Vector>
+  double norm(const ExecutionSpace& space, const Vector& a) const {
+    return blas::nrm2(space, a);
   }
 };
 
-// Solves A x = b from the initial guess in x; apply(p, q) must set q = A p. Stops when
-// ||r|| <= tolerance ||b||, after max_iterations, or at SIGINT/SIGTERM (interrupt.hpp).
-// Vectors: 1-D LayoutLeft views.
+// Solves A x = b from the initial guess in x; apply(p, q) must set q = A p, queuing its work
+// on `space`. Stops when ||r|| <= tolerance ||b||, after max_iterations, or at
+// SIGINT/SIGTERM (interrupt.hpp). Vectors: 1-D LayoutLeft views.
 template <class Space, class Vector, class Apply, class Reduction = LocalReduction>
 CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x, double tolerance,
                             int max_iterations, const Reduction& reduction = {}) {
+  static_assert(check_arguments<Space, Vector>());
   require(tolerance > 0 && tolerance < 1,
           "conjugate gradients: tolerance must be in (0, 1) (got " + std::to_string(tolerance) + ")");
   require(max_iterations >= 1, "conjugate gradients: max iterations must be >= 1");
@@ -50,16 +51,8 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
   Plain r(Kokkos::view_alloc(space, "pk::rfilter::cg::residual"), n);
   Plain p(Kokkos::view_alloc(space, "pk::rfilter::cg::direction"), n);
   Plain ap(Kokkos::view_alloc(space, "pk::rfilter::cg::operator_times_direction"), n);
-  // KokkosBlas calls without an instance run on the space's default instance: fence
-  // between them and the operator, which runs on `space`.
-  auto apply_fenced = [&](const Plain& in, const Plain& out) {
-    Kokkos::fence();
-    apply(in, out);
-    space.fence();
-  };
-
   CgResult result;
-  const double b_norm = reduction.norm(b);
+  const double b_norm = reduction.norm(space, b);
   if (b_norm == 0) {
     Kokkos::deep_copy(space, x, 0.0);
     space.fence();
@@ -67,32 +60,30 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
     return result;
   }
   Kokkos::deep_copy(space, p, x);
-  apply_fenced(p, ap);
+  apply(p, ap);
   Kokkos::deep_copy(space, r, b);
-  space.fence();
-  KokkosBlas::axpby(-1.0, ap, 1.0, r);  // r = b - A x
-  Kokkos::deep_copy(p, r);
-  double rr = reduction.dot(r, r);
+  blas::axpby(space, -1.0, ap, 1.0, r);  // r = b - A x
+  Kokkos::deep_copy(space, p, r);
+  double rr = reduction.dot(space, r, r);
   result.relative_residual = std::sqrt(rr) / b_norm;
   while (result.relative_residual > tolerance && result.iterations < max_iterations && !interrupted()) {
-    apply_fenced(p, ap);
-    const double step = rr / reduction.dot(p, ap);
-    KokkosBlas::axpby(step, p, 1.0, x);
-    KokkosBlas::axpby(-step, ap, 1.0, r);
-    const double rr_next = reduction.dot(r, r);
-    KokkosBlas::axpby(1.0, r, rr_next / rr, p);  // p = r + (rr_next / rr) p
+    apply(p, ap);
+    const double step = rr / reduction.dot(space, p, ap);
+    blas::axpby(space, step, p, 1.0, x);
+    blas::axpby(space, -step, ap, 1.0, r);
+    const double rr_next = reduction.dot(space, r, r);
+    blas::axpby(space, 1.0, r, rr_next / rr, p);  // p = r + (rr_next / rr) p
     rr = rr_next;
     ++result.iterations;
     result.relative_residual = std::sqrt(rr) / b_norm;
   }
   result.converged = result.relative_residual <= tolerance;
   result.interrupted = !result.converged && interrupted();
-  Kokkos::deep_copy(p, x);
-  apply_fenced(p, ap);
-  Kokkos::deep_copy(r, b);
-  KokkosBlas::axpby(-1.0, ap, 1.0, r);
-  result.true_relative_residual = reduction.norm(r) / b_norm;
-  Kokkos::fence();
+  Kokkos::deep_copy(space, p, x);
+  apply(p, ap);
+  Kokkos::deep_copy(space, r, b);
+  blas::axpby(space, -1.0, ap, 1.0, r);
+  result.true_relative_residual = reduction.norm(space, r) / b_norm;
   return result;
 }
 

@@ -17,15 +17,15 @@
 //
 //   pk::rfilter::DistributedThreeDVar<Kokkos::OpenMP> var(world, space, grid, covariance, overlap, observations);
 //   var.analyse(background, analysis, 1e-8, 200);  // background, analysis: this rank's slab
+#include <pk/core/blas.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/rfilter/conjugate_gradient.hpp>
+#include <pk/rfilter/details/mpi_reduction.hpp>
 #include <pk/rfilter/details/x_halo.hpp>
 #include <pk/rfilter/filter.hpp>
 #include <pk/rfilter/observations.hpp>
 #include <pk/rfilter/three_dvar.hpp>
 
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -44,25 +44,6 @@ inline XSlab x_slab(int nx, int ranks, int rank) {
   const int begin = rank * d + (rank < r ? rank : r);
   return {begin, begin + d + (rank < r ? 1 : 0)};
 }
-
-// CG reductions summed over the ranks of a communicator; the time spent in MPI_Allreduce
-// (waiting for the slowest rank included) is added to *seconds where given.
-struct MpiReduction {
-  MPI_Comm comm;
-  double* seconds = nullptr;
-  template <class Vector>
-  double dot(const Vector& a, const Vector& b) const {
-    double local = KokkosBlas::dot(a, b), total = 0;
-    Kokkos::Timer timer;
-    MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
-    if (seconds) *seconds += timer.seconds();
-    return total;
-  }
-  template <class Vector>
-  double norm(const Vector& a) const {
-    return std::sqrt(dot(a, a));
-  }
-};
 
 template <class Space>
 class DistributedThreeDVar {
@@ -136,12 +117,12 @@ class DistributedThreeDVar {
     require(static_cast<long>(background.extent(0)) == local_size() &&
                 static_cast<long>(analysis.extent(0)) == local_size(),
             "3D-Var: background and analysis must have one entry per point of the rank's slab");
-    const MpiReduction reduction{comm_.get(), &reduction_seconds_};
+    const Details::MpiReduction reduction{comm_.get(), &reduction_seconds_};
     AnalysisResult result;
     Vector misfit(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::misfit"), observations_.size());
     observe(extended(background), misfit);
-    KokkosBlas::axpby(1.0, observations_.value, -1.0, misfit);  // d = y - H x_b
-    result.misfit_norm = reduction.norm(misfit);
+    blas::axpby(space_, 1.0, observations_.value, -1.0, misfit);  // d = y - H x_b
+    result.misfit_norm = reduction.norm(space_, misfit);
     const Vector rhs = extended_vector("pk::rfilter::3dvar::rhs");
     add_observed_transpose(misfit, rhs);
     apply_vt_extended(rhs);
@@ -151,8 +132,8 @@ class DistributedThreeDVar {
         reduction);
     apply_v_extended(control);
     keep_slab(control, analysis);
-    KokkosBlas::axpby(1.0, background, 1.0, analysis);
-    Kokkos::fence();
+    blas::axpby(space_, 1.0, background, 1.0, analysis);
+    space_.fence();
     return result;
   }
 
@@ -221,9 +202,7 @@ class DistributedThreeDVar {
     Kokkos::deep_copy(space_, out, 0.0);
     add_observed_transpose(obs_work_, out);
     apply_vt_extended(out);
-    space_.fence();
-    KokkosBlas::axpby(1.0, in, 1.0, out);
-    Kokkos::fence();
+    blas::axpby(space_, 1.0, in, 1.0, out);
   }
 
   // y then z (V), or z then y (V^T), as apply_filter_all_axes runs them, on every x layer.

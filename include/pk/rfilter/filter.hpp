@@ -9,6 +9,7 @@
 //    is fastest on the device (details/tile_choice.hpp).
 // Longer lines run in place, one thread per line (details/in_place_lines.hpp); see
 // chunked_filter.hpp for splitting long lines across threads.
+#include <pk/core/checks.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/rfilter/coefficients.hpp>
@@ -30,8 +31,7 @@ enum class Transpose { no, yes };  // the filter, or its adjoint (for B = V V^T)
 template <class Space, class View>
 void apply_filter(const Space& space, const View& field, int axis, const Coefficients& c,
                   Transpose transpose = Transpose::no) {
-  static_assert(Kokkos::SpaceAccessibility<Space, typename View::memory_space>::accessible,
-                "pk::rfilter::apply_filter: the field must be accessible from the execution space");
+  static_assert(check_arguments<Space, View>());
   require(axis >= 0 && axis < static_cast<int>(View::rank), "recursive filter: axis " + std::to_string(axis) +
                                                                 " does not exist in a rank-" +
                                                                 std::to_string(View::rank) + " field");
@@ -61,6 +61,7 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
 // before timing the filter.
 template <class Space, class View>
 int tile_lines(const Space& space, const View& field, int axis, const Coefficients& c) {
+  static_assert(check_arguments<Space, View>());
   const auto field3 = Details::as_rank3(field);
   const auto geometry = Details::line_geometry(field3, axis);
   if (geometry.lines == 0 || geometry.length == 0) return 0;
@@ -75,6 +76,7 @@ int tile_lines(const Space& space, const View& field, int axis, const Coefficien
 template <class Space, class View>
 void apply_filter_all_axes(const Space& space, const View& field, const Coefficients (&per_axis)[View::rank],
                            Transpose transpose = Transpose::no) {
+  static_assert(check_arguments<Space, View>());
   constexpr int rank = static_cast<int>(View::rank);
   for (int step = 0; step < rank; ++step) {
     const int axis = transpose == Transpose::no ? step : rank - 1 - step;

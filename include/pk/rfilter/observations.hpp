@@ -50,8 +50,8 @@ Observations<typename Space::memory_space> to_space(const Space& space, const Ob
   using Obs = Observations<typename Space::memory_space>;
   const std::size_t n = host.size();
   auto upload = [&](const char* label, auto&& value_of) {
-    typename Obs::Vector v(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
-    auto mirror = Kokkos::create_mirror_view(v);
+    typename Obs::Vector v(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);
+    auto mirror = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, v);
     for (std::size_t i = 0; i < n; ++i) mirror(i) = value_of(i);
     Kokkos::deep_copy(space, v, mirror);
     space.fence();

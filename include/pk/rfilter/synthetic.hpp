@@ -1,6 +1,8 @@
 #pragma once
 // A synthetic 3D-Var experiment: a smooth truth, a background whose error is drawn from B
 // (x_b = x_t + V w, w white noise), and noisy observations of the truth at random points.
+#include <pk/core/blas.hpp>
+#include <pk/core/host_copies.hpp>
 #include <pk/rfilter/observations.hpp>
 #include <pk/rfilter/three_dvar.hpp>
 
@@ -41,8 +43,8 @@ SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSett
   SyntheticCase<Space> result;
   result.truth = Vector(Kokkos::view_alloc(space, "pk::rfilter::synthetic::truth"), g.size());
   result.background = Vector(Kokkos::view_alloc(space, "pk::rfilter::synthetic::background"), g.size());
-  auto truth = Kokkos::create_mirror_view(result.truth);
-  auto noise = Kokkos::create_mirror_view(result.background);
+  auto truth = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, result.truth);
+  auto noise = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, result.background);
   for (int k = 0; k < g.nz; ++k)
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
@@ -54,8 +56,7 @@ SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSett
   Kokkos::deep_copy(space, result.truth, truth);
   Kokkos::deep_copy(space, result.background, noise);
   CovarianceRoot<Space>(space, g, s.covariance).apply(result.background);  // V w
-  space.fence();
-  KokkosBlas::axpby(1.0, result.truth, 1.0, result.background);
+  blas::axpby(space, 1.0, result.truth, 1.0, result.background);
 
   auto& obs = result.observations;
   auto uniform_in = [&](int n) { return n > 1 ? std::uniform_real_distribution<double>(0.0, n - 1.0)(engine) : 0.0; };
@@ -67,19 +68,19 @@ SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSett
     obs.error_std.push_back(s.observation_std);
   }
   const auto located = to_space(space, obs, g);
-  typename Observations<typename Space::memory_space>::Vector exact("pk::rfilter::synthetic::h_truth", s.observations);
+  typename Observations<typename Space::memory_space>::Vector exact(
+      Kokkos::view_alloc(space, "pk::rfilter::synthetic::h_truth"), s.observations);
   interpolate(space, g, located, result.truth, exact);
-  const auto exact_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, exact);
+  const auto exact_host = readable_on_host(space, exact);
   for (long o = 0; o < s.observations; ++o) obs.value[o] = exact_host(o) + s.observation_std * normal(engine);
-  Kokkos::fence();
   return result;
 }
 
-// Root-mean-square difference of two fields.
-template <class Vector>
-double rms_difference(const Vector& a, const Vector& b) {
-  const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, a);
-  const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, b);
+// Root-mean-square difference of two fields of `space`.
+template <class Space, class Vector>
+double rms_difference(const Space& space, const Vector& a, const Vector& b) {
+  const auto ha = readable_on_host(space, a);
+  const auto hb = readable_on_host(space, b);
   double sum = 0;
   for (std::size_t i = 0; i < ha.extent(0); ++i) sum += (ha(i) - hb(i)) * (ha(i) - hb(i));
   return std::sqrt(sum / static_cast<double>(ha.extent(0)));

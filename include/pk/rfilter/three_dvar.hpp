@@ -5,12 +5,12 @@
 // paper's Gaussian covariance. V^T is applied with the adjoint recurrences; with the
 // paper's end conditions the filter matrix is symmetric, so V^T = V as eq. (3) assumes
 // (tstRfilter checks both).
+#include <pk/core/blas.hpp>
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/conjugate_gradient.hpp>
 #include <pk/rfilter/filter.hpp>
 #include <pk/rfilter/observations.hpp>
 
-#include <KokkosBlas1_axpby.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -105,9 +105,7 @@ class ThreeDVar {
     Kokkos::deep_copy(space_, out, 0.0);
     add_transpose(space_, grid_, obs_, obs_work_, out, WeightByInverseVariance::yes);
     apply_vt(out);
-    space_.fence();
-    KokkosBlas::axpby(1.0, in, 1.0, out);
-    Kokkos::fence();
+    blas::axpby(space_, 1.0, in, 1.0, out);
   }
 
   // analysis = background + V v, v from CG on eq. (3).
@@ -119,22 +117,19 @@ class ThreeDVar {
     // d = y - H x_b
     Vector misfit(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::misfit"), obs_.size());
     interpolate(space_, grid_, obs_, background, misfit);
-    space_.fence();
-    KokkosBlas::axpby(1.0, obs_.value, -1.0, misfit);
-    result.misfit_norm = KokkosBlas::nrm2(misfit);
+    blas::axpby(space_, 1.0, obs_.value, -1.0, misfit);
+    result.misfit_norm = blas::nrm2(space_, misfit);
     // b = V^T H^T R^-1 d
     Vector rhs(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::rhs"), grid_.size());
     add_transpose(space_, grid_, obs_, misfit, rhs, WeightByInverseVariance::yes);
     apply_vt(rhs);
-    space_.fence();
     Vector control(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::control"), grid_.size());
     result.cg = conjugate_gradient(
         space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, control, tolerance, max_iterations);
     apply_v(control);
+    Kokkos::deep_copy(space_, analysis, background);
+    blas::axpby(space_, 1.0, control, 1.0, analysis);
     space_.fence();
-    Kokkos::deep_copy(analysis, background);
-    KokkosBlas::axpby(1.0, control, 1.0, analysis);
-    Kokkos::fence();
     return result;
   }
 

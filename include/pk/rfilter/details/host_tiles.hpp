@@ -5,9 +5,8 @@
 // (filter_lines_lockstep). Plain loops copy the tile: lines side by side in memory (an axis
 // other than the contiguous one) copy as one contiguous run per entry j; lines along the
 // contiguous axis a cache line (8 entries) of each at a time, so that the 8 tile rows it
-// fills stay in level-1 cache while every line of the tile passes (line by line, the 256
-// entries of a line went to 256 rows: x passes of a 256^3 field took 1.5 times as long on
-// two cores); others line by line.
+// fills stay in level-1 cache while every line of the tile passes (line by line, a line's
+// entries go to as many rows, which do not stay: docs/rfilter.md); others line by line.
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/launch_parameters.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>

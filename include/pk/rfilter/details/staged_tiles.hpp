@@ -18,7 +18,7 @@ namespace pk::rfilter::Details {
 // r + threads, ..., which read or write consecutive addresses across a warp, all in flight at
 // once: at most Piece of them, since the team has a thread per Piece entries of each line.
 // Their places in the tile are found once, (l, j) stepped without division, and serve both
-// copies: found again for the copy back, they cost 8 % of the kernel's instructions (H200).
+// copies, rather than found again for the copy back (docs/rfilter.md).
 template <int Piece>
 struct BlockCopy {
   int first, threads, total;

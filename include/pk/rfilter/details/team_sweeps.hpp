@@ -11,7 +11,7 @@
 // A piece is held divided by a scale shared by every thread, and a sweep multiplies the scale
 // by beta instead of each entry: a sweep then costs two fused multiply-adds per entry, the
 // second with a weight alpha^(e+1) that the GPU reads from constant memory (`Weights`).
-// The kernels keep an SM's issue slots 68 % busy (Nsight Compute, H200), so each
+// The kernels are bound by their instructions, not by memory (docs/rfilter.md), so each
 // instruction per entry counts.
 // Entries past the line's end are held at zero, so a short last piece needs no special case
 // beyond zeroing them after a forward sweep: a backward sweep passes through them with a
@@ -23,8 +23,8 @@ namespace pk::rfilter::Details {
 // Team layout: thread r owns piece r / tile_lines of line r % tile_lines, so that a warp's
 // threads hold consecutive lines, which lie at consecutive addresses in global memory when
 // they do not run along the contiguous axis. The team has tile_lines * pieces(n) threads.
-// Each thread finds its place and its line's row of ends once: recomputed in every sweep,
-// they cost a tenth of the kernel's instructions (Nsight Compute, H200).
+// Each thread finds its place and its line's row of ends once, not in every sweep
+// (docs/rfilter.md has what that saved).
 template <class Member, int Piece = 16>
 class TeamSweeps {
  public:

@@ -54,8 +54,8 @@ struct TileTrial {
   Field field;
   LineGeometry<Layout> g;
 
-  // A pass over such a field takes about 0.1 ms, a tenth of it launching and waiting: timed
-  // one at a time, tiles 12 % apart were picked in either order (H200).
+  // A pass over such a field is short enough that launching and waiting weigh on it: timed
+  // one at a time, the trials picked the slower tile about one time in three (docs/rfilter.md).
   static constexpr int passes = 4;
 
   void operator()(int tile) {

@@ -1,7 +1,4 @@
-#include <pk/mpi/app.hpp>
-
-#include <exception>
-#include <iostream>
+#include <pk/mpi/agreement.hpp>
 
 namespace pk::mpi {
 
@@ -43,23 +40,6 @@ void require_same_on_every_rank(const Communicator& comm, const std::string& wha
     require(value == reference,
             what + " is '" + value + "' here but '" + reference + "' on rank 0: every rank must be given the same");
   });
-}
-
-int run_app(const std::string& program, const Communicator& comm, const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const AgreedError& e) {
-    if (comm.rank() == 0) std::cerr << program << ": error: " << e.what() << '\n';
-    return 2;
-  } catch (const Error& e) {
-    std::cerr << program << ": error on rank " << comm.rank() << " of " << comm.size() << ": " << e.what() << '\n';
-    MPI_Abort(comm.get(), 2);
-  } catch (const std::exception& e) {
-    std::cerr << program << ": internal error on rank " << comm.rank() << " of " << comm.size() << ": " << e.what()
-              << '\n';
-    MPI_Abort(comm.get(), 1);
-  }
-  return 1;
 }
 
 }  // namespace pk::mpi

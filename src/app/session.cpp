@@ -1,6 +1,6 @@
+#include <pk/app/session.hpp>
+#include <pk/app/space_selection.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/session.hpp>
-#include <pk/core/space_selection.hpp>
 
 #include <algorithm>
 #include <cctype>

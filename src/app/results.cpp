@@ -1,6 +1,6 @@
+#include <pk/app/results.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/results.hpp>
 
 #include <Kokkos_Macros.hpp>
 #include <nlohmann/json.hpp>

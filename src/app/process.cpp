@@ -1,5 +1,5 @@
+#include <pk/app/process.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/process.hpp>
 
 #include <spawn.h>
 #include <sys/wait.h>

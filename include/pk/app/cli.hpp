@@ -2,9 +2,9 @@
 // Command lines of the apps and benchmarks: CLI11 for the program's own options, with
 // --kokkos-* options set apart for Kokkos (and checked, see session.hpp). Needs CLI11
 // (Debian: libcli11-dev).
+#include <pk/app/session.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/session.hpp>
 
 #include <CLI/CLI.hpp>
 

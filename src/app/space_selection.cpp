@@ -1,5 +1,5 @@
+#include <pk/app/space_selection.hpp>
 #include <pk/core/error.hpp>
-#include <pk/core/space_selection.hpp>
 
 #include <algorithm>
 #include <sstream>

@@ -2,8 +2,7 @@
 // Errors in MPI programs. An error one rank finds while the others wait in a collective
 // would hang the run, so errors are agreed: code that may fail on some ranks runs inside
 // collectively(), after which every rank knows whether any failed and throws the same
-// AgreedError. run_app() then prints it once, from rank 0, and every rank exits with 2.
-// An error that escapes without agreement aborts the whole job (MPI_Abort): never a hang.
+// AgreedError (a program then reports it once: pk/app/mpi_program.hpp).
 #include <pk/core/error.hpp>
 #include <pk/mpi/communicator.hpp>
 
@@ -26,9 +25,5 @@ void collectively(const Communicator& comm, const std::function<void()>& body);
 // Throws AgreedError when `value` differs between ranks, naming the first rank whose
 // `what` differs from rank 0's.
 void require_same_on_every_rank(const Communicator& comm, const std::string& what, const std::string& value);
-
-// pk::run_app for MPI programs: an AgreedError becomes one line on rank 0's stderr and
-// exit status 2 on every rank; another error one line from its rank and MPI_Abort.
-int run_app(const std::string& program, const Communicator& comm, const std::function<int()>& body);
 
 }  // namespace pk::mpi

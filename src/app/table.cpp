@@ -1,4 +1,4 @@
-#include <pk/core/table.hpp>
+#include <pk/app/table.hpp>
 
 #include <algorithm>
 #include <iomanip>

@@ -1,4 +1,4 @@
-#include <pk/core/app.hpp>
+#include <pk/app/run_app.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
 

@@ -7,16 +7,21 @@
 //     if (mpi.ranks() > 1) return pk::mpi::run_program("pk-x", argc, argv, parse, run);
 //     ...
 //   }
-#include <pk/core/app.hpp>
-#include <pk/core/session.hpp>
-#include <pk/mpi/app.hpp>
+#include <pk/app/run_app.hpp>
+#include <pk/app/session.hpp>
+#include <pk/mpi/agreement.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/mpi/devices.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 
 namespace pk::mpi {
+
+// pk::run_app for MPI programs: an AgreedError becomes one line on rank 0's stderr and
+// exit status 2 on every rank; another error one line from its rank and MPI_Abort.
+int run_app(const std::string& program, const Communicator& comm, const std::function<int()>& body);
 
 // parse(argc, argv): a std::optional of the program's setup (with its `kokkos_args`), empty
 // when --help was answered. run(world, setup, command) then runs on every rank inside

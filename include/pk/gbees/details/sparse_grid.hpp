@@ -1,0 +1,361 @@
+#pragma once
+// The sparse dynamic grid of GBEES (sec. 3.1, 4.1): cells keyed by their packed n-D integer
+// index in a Kokkos::UnorderedMap (key -> slot), cell data in structure-of-arrays views.
+//
+// Slots are dense: cells occupy slots 0 .. count-1. Growth appends (an atomic counter hands
+// out the next slot to the thread whose insert succeeded); pruning compacts the survivors
+// to the front with a parallel_scan and rebuilds the map, so the slots of pruned cells are
+// handed out again by the next growth. The cell arrays are always at least as long as the
+// map's capacity, so a successful insert always has a slot; a failed insert (map full)
+// sets a flag on the device, and the host grows map and arrays and repeats the insertion
+// pass - nothing is dropped.
+#include <pk/core/error.hpp>
+#include <pk/core/host_copies.hpp>
+#include <pk/core/spaces.hpp>
+#include <pk/gbees/details/key.hpp>
+#include <pk/gbees/grid_memory.hpp>
+#include <pk/gbees/models.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_UnorderedMap.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace pk::gbees {
+
+namespace Details {
+
+// Row c of the neighbour table for the cell with key `key`: neighbour(c, j) and
+// neighbour(c, n + j) get the slots of the cells one step back and forward on axis j, -1
+// where there is none (or the step leaves the key range). With keep_known, entries that
+// already hold a slot are not looked up again (slots move only in compaction).
+template <class Map, class NeighbourView>
+KOKKOS_INLINE_FUNCTION void find_neighbours(const Map& map, const KeyCodec& codec, const NeighbourView& neighbour,
+                                            const int c, const std::uint64_t key, const bool keep_known) {
+  const int n = codec.n;
+  for (int s = 0; s < 2 * n; ++s) {
+    if (keep_known && neighbour(c, s) >= 0) continue;
+    const int j = s < n ? s : s - n;
+    std::uint64_t other;
+    std::int32_t slot = -1;
+    if (codec.shift(key, j, s < n ? -1 : 1, other)) {
+      const auto index = map.find(other);
+      if (map.valid_at(index)) slot = map.value_at(index);
+    }
+    neighbour(c, s) = slot;
+  }
+}
+
+template <class ExecutionSpace>
+class SparseGrid {
+ public:
+  using execution_space = ExecutionSpace;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using device_type = Kokkos::Device<ExecutionSpace, memory_space>;
+  using Map = Kokkos::UnorderedMap<std::uint64_t, std::int32_t, device_type>;
+  // LayoutLeft: for a fixed axis consecutive cells are contiguous, so a kernel over cells
+  // reads flux(cell, j) and neighbour(cell, j) coalesced.
+  using FluxView = Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>;
+  using NeighbourView = Kokkos::View<std::int32_t**, Kokkos::LayoutLeft, memory_space>;
+
+  // Inserts one key from device code; the winning thread claims the next slot. A new cell
+  // has probability 0 and no direction mask (it grows only once normalised).
+  struct Inserter {
+    Map map;
+    Kokkos::View<std::uint64_t*, memory_space> key;
+    Kokkos::View<double*, memory_space> probability;
+    Kokkos::View<std::int32_t*, memory_space> direction;
+    Kokkos::View<std::int32_t, memory_space> count;
+    Kokkos::View<int, memory_space> failed;
+    KOKKOS_INLINE_FUNCTION void operator()(std::uint64_t k) const {
+      const auto result = map.insert(k, -1);
+      if (result.success()) {
+        const std::int32_t slot = Kokkos::atomic_fetch_add(&count(), 1);
+        map.value_at(result.index()) = slot;
+        key(slot) = k;
+        probability(slot) = 0;
+        direction(slot) = 0;
+      } else if (result.failed()) {
+        failed() = 1;
+      }
+    }
+  };
+
+  // member_bits: keys that also number the PDFs of an ensemble (KeyCodec).
+  SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0,
+             int member_bits = 0)
+      : space_(space),
+        n_(dimension),
+        codec_(dimension, member_bits),
+        max_cells_(max_cells),
+        map_(new_map(capacity)),
+        device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")),
+        insert_failed_(Kokkos::view_alloc(space, "pk::gbees::grid::insert_failed")) {
+    require(dimension >= 2 && dimension <= max_dimension,
+            "sparse grid: dimension " + std::to_string(dimension) + " not in 2.." + std::to_string(max_dimension));
+    allocate_cells(map_.capacity());
+  }
+
+  int dimension() const { return n_; }
+  const KeyCodec& codec() const { return codec_; }
+  std::int32_t count() const { return count_; }
+  std::size_t capacity() const { return key_.extent(0); }
+  std::size_t map_capacity() const { return map_.capacity(); }
+  const Map& map() const { return map_; }
+  Kokkos::View<std::uint64_t*, memory_space> key() const { return key_; }
+  Kokkos::View<double*, memory_space> probability() const { return probability_; }
+  FluxView flux() const { return flux_; }
+  NeighbourView neighbour() const { return neighbour_; }
+  // Per cell: 1 to keep it at the next compaction (pruning's mark), 0 to remove it.
+  Kokkos::View<std::int32_t*, memory_space> keep() const { return keep_; }
+  // Per cell: bit j set when f_j > 0 on its forward face, bit 8 + j when f_j < 0, bit 16
+  // when its probability is >= p* (written at normalisation, read by growth and pruning).
+  Kokkos::View<std::int32_t*, memory_space> direction() const { return direction_; }
+  Inserter inserter() const { return Inserter{map_, key_, probability_, direction_, device_count_, insert_failed_}; }
+  // The cell count as kernels see it, and 1 once an insert found no room (Inserter).
+  Kokkos::View<const std::int32_t, memory_space> device_count() const { return device_count_; }
+  Kokkos::View<const int, memory_space> insert_failed() const { return insert_failed_; }
+  std::size_t map_rehashes() const { return rehashes_; }
+
+  double allocated_bytes() const {
+    const MemoryBreakdown b = bytes_per_slot(n_);
+    return (b.total() - b.hash_map) * static_cast<double>(capacity()) +
+           b.hash_map * static_cast<double>(map_.capacity());
+  }
+
+  // Makes room for `cells` cells at a load factor <= 0.9 (map and arrays); keeps contents.
+  void reserve(std::size_t cells) {
+    // Load <= 0.9 and 1.3x headroom after a rehash keep the slots per cell (and so the bytes
+    // per cell) low; UnorderedMap chains collisions, so a high load costs little.
+    if (static_cast<double>(cells) <= 0.9 * static_cast<double>(map_.capacity())) return;
+    if (max_cells_ > 0 && cells > max_cells_)
+      throw Error("sparse grid: the run needs " + std::to_string(cells) + " cells, more than the limit --max-cells " +
+                  std::to_string(max_cells_) + " (raise it, or use a larger threshold or cell width)");
+    const std::size_t target = static_cast<std::size_t>(1.3 * static_cast<double>(cells)) + 1024;
+    try {
+      map_ = new_map(target);
+      ++rehashes_;
+      allocate_cells(map_.capacity());
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Error("sparse grid: cannot allocate room for " + std::to_string(target) + " cells (" +
+                  std::to_string(allocated_bytes() / 1e9) + " GB held now): " + e.what());
+    }
+    insert_slots(count_);
+  }
+
+  // Runs pass(inserter) - a kernel that inserts keys - until no insert failed for want of
+  // room, growing the map and the arrays between attempts. Returns the new cell count.
+  template <class Pass>
+  std::int32_t insert_pass(Pass&& pass) {
+    for (int attempt = 0;; ++attempt) {
+      pass(inserter());
+      if (!recover_failed_insert(attempt)) return count_;
+    }
+  }
+
+  // How many slots a kernel over the live cells launches over. A GPU launches over the whole
+  // capacity and its kernels check the count on the device, so the host need not wait for
+  // it; a host space runs its kernels in turn, so it reads the count (at no cost) and
+  // launches over the cells alone, which keeps its static schedule balanced.
+  int launch_extent() const {
+    if constexpr (pk::runs_on_host<ExecutionSpace>) {
+      std::int32_t cells = 0;
+      Kokkos::deep_copy(space_, cells, device_count_);
+      space_.fence();
+      return cells;
+    } else {
+      return static_cast<int>(capacity());
+    }
+  }
+
+  // Reads the cell count the kernels left on the device (waits for the device). Returns
+  // whether an insert failed since the last call; if one did, the map and the arrays have
+  // grown and the flag is cleared, so the inserting kernels can run again (cells that made
+  // it in are found, the rest are inserted). `attempt` counts the repeats of one pass.
+  bool recover_failed_insert(int attempt = 0) {
+    int failed = 0;
+    Kokkos::deep_copy(space_, failed, insert_failed_);
+    Kokkos::deep_copy(space_, count_, device_count_);
+    space_.fence();
+    if (!failed) return false;
+    if (attempt >= 40) throw InternalError("sparse grid: inserts keep failing after growing the map");
+    // No room: the map is full, or (on a GPU, in a map filled from empty, where Kokkos
+    // bounds the search for a free slot) a thread gave up looking. Either way grow to 1.3x
+    // the capacity (not 2x: bytes per cell stay low), which also clears the map's flag.
+    reserve(std::max(static_cast<std::size_t>(count_) + 1, static_cast<std::size_t>(map_.capacity())));
+    Kokkos::deep_copy(space_, insert_failed_, 0);
+    return true;
+  }
+
+  // Sets the cell count after a bulk fill (slots 0..cells-1 written by the caller).
+  void set_count(std::int32_t cells) {
+    count_ = cells;
+    Kokkos::deep_copy(space_, device_count_, cells);
+    space_.fence();
+  }
+
+  // The whole neighbour table (find_neighbours): two lookups per axis per cell.
+  void rebuild_neighbours() {
+    auto map = map_;
+    auto key = key_;
+    auto neighbour = neighbour_;
+    const auto codec = codec_;
+    Kokkos::parallel_for(
+        "pk::gbees::grid::neighbours", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count_),
+        KOKKOS_LAMBDA(const int c) { find_neighbours(map, codec, neighbour, c, key(c), false); });
+  }
+
+  // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in their order
+  // (parallel_scan), and rebuilds the map. Returns the probability of the removed cells.
+  double compact() {
+    const std::int32_t m = count_;
+    auto keep = keep_;
+    auto key = key_;
+    auto probability = probability_;
+    // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
+    // kept cells go to scratch and back: the new slots to column 0 of the neighbour table,
+    // the probabilities to column 0 of the fluxes (both rebuilt before their next use), the
+    // keys to their own array.
+    auto new_slot = Kokkos::subview(neighbour_, Kokkos::ALL, 0);
+    auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
+    auto moved_key = moved_key_;
+    double removed = 0;
+    Kokkos::parallel_reduce(
+        "pk::gbees::prune::removed_probability", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+        KOKKOS_LAMBDA(const int c, double& sum) {
+          if (!keep(c)) sum += probability(c);
+        },
+        removed);
+    std::int32_t kept = 0;
+    Kokkos::parallel_scan(
+        "pk::gbees::prune::scan", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+        KOKKOS_LAMBDA(const int c, std::int32_t& offset, const bool final) {
+          if (final) new_slot(c) = keep(c) ? offset : -1;
+          offset += keep(c);
+        },
+        kept);
+    Kokkos::parallel_for(
+        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const int c) {
+          const std::int32_t s = new_slot(c);
+          if (s >= 0) {
+            moved_key(s) = key(c);
+            moved_probability(s) = probability(c);
+          }
+        });
+    Kokkos::parallel_for(
+        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
+        KOKKOS_LAMBDA(const int s) {
+          key(s) = moved_key(s);
+          probability(s) = moved_probability(s);
+        });
+    space_.fence();
+    rehash_from_slots(kept);
+    return removed;
+  }
+
+  // A new map of key(s) -> s for s < cells (after a compaction or a bulk fill).
+  void rehash_from_slots(std::int32_t cells) {
+    // A map far larger than needed slows every lookup's cache footprint: shrink it.
+    const bool shrink = map_.capacity() > 4 * static_cast<std::size_t>(cells) + 4096;
+    // UnorderedMap makes room for 7/6 of the entries it is asked for: asking for 6/7 of the
+    // capacity keeps it, so repeated compactions do not grow the map.
+    map_ = new_map(shrink ? static_cast<std::size_t>(1.3 * cells + 1024) : map_.capacity() * 6 / 7);
+    rehashes_ += shrink;
+    allocate_cells(map_.capacity());  // every slot the map can fill has its cell arrays
+    insert_slots(cells);
+    set_count(cells);
+  }
+
+ private:
+  // An empty map on the grid's instance: rather than Kokkos::UnorderedMap's rehash and clear,
+  // which run on the default instance, the grid makes a new map and inserts its slots.
+  Map new_map(std::size_t capacity) const {
+    const auto properties = Kokkos::view_alloc(space_, std::string("pk::gbees::grid::map"));
+    if constexpr (std::is_constructible_v<Map, decltype(properties), std::uint32_t>)
+      return Map(properties, static_cast<std::uint32_t>(capacity));
+    else  // a Kokkos without instances for UnorderedMap (3.4): its default instance
+      return Map(static_cast<std::uint32_t>(capacity));
+  }
+
+  // Inserts key(s) -> s for s < cells into the map.
+  void insert_slots(std::int32_t cells) {
+    auto map = map_;
+    auto key = key_;
+    Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::grid::rehash_failures"));
+    Kokkos::parallel_for(
+        "pk::gbees::grid::rehash", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, cells), KOKKOS_LAMBDA(const int s) {
+          const auto result = map.insert(key(s), s);
+          if (!result.success()) Kokkos::atomic_add(&failures(), 1);
+        });
+    const int failed = read_scalar(space_, failures);
+    if (failed != 0)
+      throw InternalError("sparse grid: rehash lost " + std::to_string(failed) +
+                          " cells (duplicate keys or a full map)");
+  }
+
+  void allocate_cells(std::size_t slots) {
+    if (key_.extent(0) >= slots) return;
+    if (key_.extent(0) == 0) {
+      key_ = Kokkos::View<std::uint64_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_key"), slots);
+      probability_ =
+          Kokkos::View<double*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_probability"), slots);
+      direction_ =
+          Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_direction"), slots);
+    } else {  // growth may be half done: the direction masks must survive too
+      grow(key_, slots);
+      grow(probability_, slots);
+      grow(direction_, slots);
+    }
+    // Fluxes, neighbours, marks and moved keys are scratch: rebuilt before use, so not
+    // preserved (and released before the new ones are allocated).
+    flux_ = FluxView();
+    neighbour_ = NeighbourView();
+    keep_ = Kokkos::View<std::int32_t*, memory_space>();
+    moved_key_ = Kokkos::View<std::uint64_t*, memory_space>();
+    flux_ = FluxView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::face_flux"), slots, n_);
+    neighbour_ =
+        NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots, 2 * n_);
+    keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
+    moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);
+    // "No neighbour known" until the next rebuild: growth then simply tries the insert.
+    Kokkos::deep_copy(space_, neighbour_, -1);
+    space_.fence();
+  }
+
+  // Kokkos::resize on the grid's instance: new entries zero, the others kept.
+  template <class View>
+  void grow(View& view, std::size_t slots) const {
+    View grown(Kokkos::view_alloc(space_, view.label()), slots);
+    Kokkos::deep_copy(space_, Kokkos::subview(grown, std::make_pair(std::size_t(0), view.extent(0))), view);
+    view = grown;
+  }
+
+  ExecutionSpace space_;
+  int n_;
+  KeyCodec codec_;
+  std::size_t max_cells_;
+  std::size_t rehashes_ = 0;
+  Map map_;
+  Kokkos::View<std::uint64_t*, memory_space> key_;
+  Kokkos::View<double*, memory_space> probability_;
+  FluxView flux_;
+  NeighbourView neighbour_;
+  Kokkos::View<std::int32_t*, memory_space> keep_;
+  Kokkos::View<std::uint64_t*, memory_space> moved_key_;
+  Kokkos::View<std::int32_t*, memory_space> direction_;
+  Kokkos::View<std::int32_t, memory_space> device_count_;
+  Kokkos::View<int, memory_space> insert_failed_;
+  std::int32_t count_ = 0;
+};
+
+}  // namespace Details
+
+}  // namespace pk::gbees

@@ -1,0 +1,288 @@
+#pragma once
+// What a solver's steps launch, chosen once per lattice: the storage (plain or shifted), whether
+// streaming steps run split by walls, whether A-B steps of the rows traversal store around the
+// caches, and the kernel each step takes for them (pk::lbm::Solver holds one StepPlan).
+#include <pk/core/error.hpp>
+#include <pk/core/tuning.hpp>
+#include <pk/lbm/details/grid.hpp>
+#include <pk/lbm/details/launch.hpp>
+#include <pk/lbm/details/staged_collide.hpp>
+#include <pk/lbm/details/storage.hpp>
+#include <pk/lbm/details/stream_collide.hpp>
+#include <pk/lbm/details/stream_collide_rows.hpp>
+#include <pk/lbm/geometry.hpp>
+#include <pk/lbm/parameters.hpp>
+#include <pk/lbm/slabs.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+namespace pk::lbm::Details {
+
+// The grid of `geometry` on `space`: cell types (the non-solid cells of `ghosts` stored as
+// ghost cells, never updated) and the walls word of every cell.
+template <class ExecutionSpace>
+Grid<typename ExecutionSpace::memory_space> build_grid(const ExecutionSpace& space, const Geometry& geometry,
+                                                       const GhostLayers& ghosts) {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  using G = Grid<MemorySpace>;
+  const int cells = static_cast<int>(geometry.cell_count());
+  Kokkos::View<std::uint8_t*, MemorySpace> cell_type(Kokkos::view_alloc(space, "pk::lbm::cell_type"), cells);
+  auto cell_type_host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, cell_type);
+  const int last_layer = geometry.extent(ghosts.axis) - 1;
+  for (int c = 0; c < cells; ++c) {
+    const CellType type = geometry.cells()[c];
+    const int at[3] = {c % geometry.nx(), c / geometry.nx() % geometry.ny(), c / geometry.nx() / geometry.ny()};
+    const int layer = at[ghosts.axis];
+    const bool ghost = (ghosts.low && layer == 0) || (ghosts.high && layer == last_layer);
+    const bool beside_wrap = (ghosts.wraps_low && layer == 1) || (ghosts.wraps_high && layer == last_layer - 1);
+    cell_type_host(c) = static_cast<std::uint8_t>(type == CellType::solid ? solid_flag
+                                                  : ghost                 ? solid_flag | G::ghost_bit
+                                                  : beside_wrap ? static_cast<std::uint8_t>(type) | G::walls_bit
+                                                                : static_cast<std::uint8_t>(type));
+  }
+  Kokkos::deep_copy(space, cell_type, cell_type_host);
+  space.fence();  // the host copy goes out of scope
+  Kokkos::View<std::uint32_t*, MemorySpace> walls(Kokkos::view_alloc(space, "pk::lbm::walls"), cells);
+  const G grid{cell_type,
+               walls,
+               {},
+               geometry.nx(),
+               geometry.ny(),
+               geometry.nz(),
+               geometry.periodic(0),
+               geometry.periodic(1),
+               geometry.periodic(2)};
+  const Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>> all(space, 0, cells);
+  Kokkos::parallel_for("pk::lbm::build_walls", all, BuildWalls<MemorySpace>{grid});
+  Kokkos::parallel_for("pk::lbm::mark_walls", all, MarkWalls<MemorySpace>{grid});
+  return grid;
+}
+
+template <class ExecutionSpace, class Storage, Traversal traversal>
+class StepPlan {
+ public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using real_type = arithmetic_t<Storage>;
+  using Distributions = Lattice<Storage, memory_space>;
+
+  // Shifted storage is for A-A lattices of the cells traversal computing in fp32: the staged
+  // even step's register cap (Launch) is sized for it, and fp64 was faster plain.
+  static constexpr bool can_shift = traversal == Traversal::cells && std::is_same_v<real_type, float>;
+
+  StepPlan(const ExecutionSpace& space, const Parameters& parameters, int cells)
+      : space_(space), parameters_(parameters), cells_(cells) {}
+
+  // Whether the lattice is in shifted storage (slot()): as Parameters::aa_storage asks, or
+  // for `tuned`, shifted for fp32 storage (what PK_AUTOTUNE=0 takes) where device spaces time
+  // both on scratch solvers of type Scratch, and plain for fp16 storage (shifted, its even
+  // step misaligns every 2-byte access: docs/lbm.md). Call before any allocation.
+  template <class Scratch>
+  void choose_shifted_storage(const char* precision) {
+    const AaStorage asked = parameters_.aa_storage;
+    require(asked != AaStorage::shifted || can_shift,
+            "pk::lbm::Solver: shifted storage needs the cells traversal and fp32 arithmetic (fp32 or fp16 storage)");
+    if constexpr (can_shift) {
+      if (parameters_.streaming != Streaming::aa) return;
+      if (asked != AaStorage::tuned) {
+        shifted_ = asked == AaStorage::shifted;
+        return;
+      }
+      constexpr bool fp32_storage = std::is_same_v<Storage, float>;
+      if constexpr (runs_on_host<ExecutionSpace>)
+        shifted_ = fp32_storage;
+      else
+        shifted_ = fp32_storage && tuned_shifted_storage<Scratch>(precision);
+    }
+  }
+
+  // Whether whole-lattice streaming steps (A-B, A-A odd) run in two passes: the cells the
+  // open path can step (OpenCells: no wall link, no periodic y or z face), then the groups
+  // of cells with such walls (WalledCells, cell_group), listed into grid.walled_groups. This
+  // pays where the step is bound by its instructions, fp16 storage on GPUs, on lattices large
+  // enough that the second launch costs less than the tests it saves, and where few groups
+  // have walls (docs/lbm.md).
+  void choose_split_by_walls(Grid<memory_space>& grid) {
+    if constexpr (can_split_by_walls) {
+      if (cells_ < (1 << 19)) return;
+      constexpr int group = cell_group<ExecutionSpace>;
+      const int groups = (cells_ + group - 1) / group;
+      using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
+      int walled = 0;
+      Kokkos::parallel_scan("pk::lbm::count_walled_groups", Range(space_, 0, groups),
+                            ListWalledGroups<ExecutionSpace>{grid}, walled);
+      if (3 * walled > groups) return;  // walls reach most groups: one pass is faster
+      grid.walled_groups =
+          Kokkos::View<int*, memory_space>(Kokkos::view_alloc(space_, "pk::lbm::walled_groups"), walled);
+      split_by_walls_ = true;
+      if (walled == 0) return;
+      Kokkos::parallel_scan("pk::lbm::list_walled_groups", Range(space_, 0, groups),
+                            ListWalledGroups<ExecutionSpace>{grid});
+      Kokkos::parallel_for("pk::lbm::mark_walled_groups", Range(space_, 0, walled * group),
+                           MarkWalledGroups<ExecutionSpace>{grid});
+    }
+  }
+
+  // Whether A-B steps of the rows traversal store around the caches: as
+  // Parameters::ab_stores asks, or for `tuned` timed on the solver's own lattices by
+  // `trial_pairs(pairs)`, which takes `pairs` pairs of steps, f into f_next and back, so that
+  // each reads what the one before stored, at least 2^23 cell updates; `restart()` first puts
+  // the lattice at its initial state (the solver starts it again after the choice). Streaming
+  // stores save a read of each target line where the lattices overflow the caches and cost one
+  // where they fit, so they are timed rather than derived (docs/lbm.md).
+  template <class Restart, class TrialPairs>
+  void choose_streaming_stores(std::size_t slots, const char* precision, const Restart& restart,
+                               const TrialPairs& trial_pairs) {
+    if constexpr (traversal == Traversal::rows) {
+      if (parameters_.streaming != Streaming::ab) return;
+      if (parameters_.ab_stores != AbStores::tuned) {
+        streaming_stores_ = parameters_.ab_stores == AbStores::streaming;
+        return;
+      }
+      const long pairs = std::max(1L, (1L << 22) / static_cast<long>(cells_));
+      bool started = false;  // a choice autotune has cached runs no trial and needs no start
+      const auto trial = [&](int candidate) {
+        if (!started) restart(), started = true;  // autotune's untimed warm-up run
+        streaming_stores_ = candidate == 1;
+        trial_pairs(pairs);
+      };
+      const std::string key = std::string("lbm.ab.streaming.") + precision + ".slots=" + std::to_string(slots);
+      streaming_stores_ = autotune(space_, key, {0, 1}, trial) == 1;
+    }
+  }
+
+  bool shifted() const { return shifted_; }
+  bool split_by_walls() const { return split_by_walls_; }
+  bool streaming_stores() const { return streaming_stores_; }
+
+  // Slots per direction: the cells, shifted storage's margins, and a pad. On host spaces it
+  // starts consecutive directions 3 cache lines apart modulo 4 KiB: unpadded, a lattice of
+  // 2^k cells starts all 19 (A-B: 38) directions at the same address modulo 4 KiB, the span
+  // of a CPU's L1 ways, so a row's streams evict each other. On GPUs it starts every
+  // direction on a 128-byte line, so that a warp's accesses span as few lines as they can
+  // (and the paired even step's words are aligned).
+  int lattice_slots() const {
+    int slots = cells_ + (shifted_ ? 2 * margin : 0);
+    if constexpr (runs_on_host<ExecutionSpace>) {
+      constexpr int period = 4096 / static_cast<int>(sizeof(Storage));
+      constexpr int offset = 3 * 64 / static_cast<int>(sizeof(Storage));
+      slots += ((offset - slots) % period + period) % period;
+    } else {
+      constexpr int line = 128 / static_cast<int>(sizeof(Storage));
+      slots += (line - slots % line) % line;
+    }
+    return slots;
+  }
+
+  // The kernel for the lattice's storage, chosen at launch: each storage has its own
+  // instantiation, so the kernels carry no run-time test of it. Box: the cells of a box, or
+  // every cell (nullptr).
+  template <Kernel kernel>
+  void launch(const char* label, const Grid<memory_space>& grid, const Distributions& source,
+              const Distributions& target, const CellBox* box) const {
+    if constexpr (can_shift && kernel != Kernel::ab_stream_collide)
+      if (shifted_) return launch_on<kernel, true>(label, grid, source, target, box);
+    launch_on<kernel, false>(label, grid, source, target, box);
+  }
+
+ private:
+  static constexpr bool can_split_by_walls = traversal == Traversal::cells && sizeof(Storage) == 2;
+  // The A-A even step of a whole fp16 lattice in plain storage, cells traversal, takes two
+  // cells per thread (PairedCollide): each load and store then moves 4 bytes, not 2.
+  static constexpr bool can_pair = traversal == Traversal::cells && sizeof(Storage) == 2;
+  // The A-A odd step in fp32 arithmetic (fp32 or fp16 storage) is register-bound: bounded
+  // launches keep more of it resident per SM. fp64 A-A and A-B keep Kokkos' choice
+  // (docs/lbm.md).
+  using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
+  using AaPolicy =
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
+                          std::conditional_t<std::is_same_v<real_type, float>, typename Launch<ExecutionSpace>::Bounds,
+                                             Kokkos::LaunchBounds<>>>;
+
+  // pk::autotune's choice between shifted (1, the default) and plain (0) storage on the device
+  // behind the space, timed on scratch solvers of 128^3 cells, eight steps each (docs/lbm.md),
+  // freed before the solver allocates its own.
+  template <class Scratch>
+  bool tuned_shifted_storage(const char* precision) const {
+    std::optional<Scratch> scratch[2];
+    const auto trial = [&](int candidate) {
+      if (!scratch[candidate]) {  // built in autotune's untimed warm-up run
+        Parameters p;
+        p.check_interval = 0;
+        p.aa_storage = candidate == 1 ? AaStorage::shifted : AaStorage::plain;
+        scratch[candidate].emplace(space_, periodic_box(128, 128, 128), p);
+      }
+      scratch[candidate]->advance(8);
+    };
+    return autotune(space_, std::string("lbm.aa.shifted.") + precision, {1, 0}, trial) == 1;
+  }
+
+  // The A-A even step in shifted fp32 storage stages rows of cells through a team's scratch;
+  // a box narrower in x than a team (the layer beside a ghost layer of a slab cut along x)
+  // runs per cell instead, and so does fp16, whose staged step was slower (docs/lbm.md).
+  template <Kernel kernel, bool in_shifted_storage>
+  static bool staged_even_step(const CellBox* box) {
+    if constexpr (kernel == Kernel::aa_collide && in_shifted_storage) {
+      return std::is_same_v<Storage, float> &&
+             (!box || box->x1 - box->x0 >= StagedCollide<ExecutionSpace, Storage>::max_chunk);
+    }
+    return false;
+  }
+
+  template <Kernel kernel, bool in_shifted_storage>
+  bool paired_even_step(const Distributions& source) const {
+    return can_pair && kernel == Kernel::aa_collide && !in_shifted_storage && source.stride(1) % 2 == 0;
+  }
+
+  template <Kernel kernel, bool in_shifted_storage>
+  void launch_on(const char* label, const Grid<memory_space>& grid, const Distributions& source,
+                 const Distributions& target, const CellBox* box) const {
+    using Cells = StreamCollide<ExecutionSpace, Storage, kernel, in_shifted_storage>;
+    using Rows = StreamCollideRows<ExecutionSpace, Storage, kernel>;
+    // A-B steps keep Kokkos' launch choice; the A-A ones take AaPolicy.
+    using Policy = std::conditional_t<kernel == Kernel::ab_stream_collide, Range, AaPolicy>;
+    const Cells cells{source,
+                      target,
+                      grid,
+                      static_cast<real_type>(1.0 / parameters_.tau),
+                      static_cast<real_type>(parameters_.inlet_density - 1.0),
+                      static_cast<real_type>(parameters_.outlet_density - 1.0)};
+    if constexpr (traversal == Traversal::rows) {
+      if (box)
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), BoxRows<Rows>{Rows{cells, streaming_stores_}, *box});
+      else
+        Kokkos::parallel_for(label, Range(space_, 0, grid.ny * grid.nz), Rows{cells, streaming_stores_});
+    } else if (staged_even_step<kernel, in_shifted_storage>(box)) {
+      if constexpr (kernel == Kernel::aa_collide && in_shifted_storage)
+        StagedCollide<ExecutionSpace, Storage>::launch(label, space_, cells,
+                                                       box ? *box : CellBox{0, grid.nx, 0, grid.ny, 0, grid.nz});
+    } else if (box) {
+      Kokkos::parallel_for(label, Policy(space_, 0, box->cells()), BoxCells<Cells>{cells, *box});
+    } else if (paired_even_step<kernel, in_shifted_storage>(source)) {
+      if constexpr (can_pair && kernel == Kernel::aa_collide && !in_shifted_storage)
+        Kokkos::parallel_for(label, AaPolicy(space_, 0, (cells_ + 1) / 2), PairedCollide<Cells>{cells, cells_});
+    } else if (split_by_walls_ && kernel != Kernel::aa_collide) {
+      if constexpr (can_split_by_walls && kernel != Kernel::aa_collide) {
+        Kokkos::parallel_for(label, Policy(space_, 0, cells_), OpenCells<Cells>{cells});
+        const int walled_cells = grid.walled_groups.extent_int(0) * cell_group<ExecutionSpace>;
+        if (walled_cells > 0) Kokkos::parallel_for(label, Range(space_, 0, walled_cells), WalledCells<Cells>{cells});
+      }
+    } else {
+      Kokkos::parallel_for(label, Policy(space_, 0, cells_), cells);
+    }
+  }
+
+  ExecutionSpace space_;
+  Parameters parameters_;
+  int cells_;
+  bool shifted_ = false;
+  bool split_by_walls_ = false;
+  bool streaming_stores_ = false;
+};
+
+}  // namespace pk::lbm::Details
