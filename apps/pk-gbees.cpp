@@ -8,6 +8,8 @@
 //   pk-gbees --model lorenz96 --dimension 6 --max-cells 6e7  # the paper's Lorenz '96 case
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
 //   pk-gbees --config apps/gbees/pcr3bp.ini                  # gbees-cuda's PCR3BP case
+#include "gbees/options.hpp"
+
 #include <pk/core/app.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/cli.hpp>
@@ -34,97 +36,12 @@
 namespace {
 
 using namespace pk::gbees;
-
-// Keeps the Monte Carlo reference finite in time and memory.
-constexpr std::int64_t max_mc_samples = 100000000;
-
-struct Options {
-  std::string model = "lorenz63";
-  int dimension = 6;         // Lorenz '96 only
-  double forcing = 4;        // Lorenz '96 only
-  std::optional<double> mu;  // three-body models only (default: the case's)
-  std::vector<double> mean, std_dev, h;
-  std::optional<double> threshold, end_time;  // default: the paper's
-  double epsilon = 1, initial_extent = 3;
-  int prune_interval = 20;
-  std::string measurement_file;
-  std::string ensemble_file;  // initial means of an ensemble, one PDF per line
-  bool no_measurements = false;
-  bool paper_back_faces = false;
-  int snapshots = 6;
-  std::int64_t mc_samples = 0;
-  bool convergence = false;
-  double max_cells = 0;
-  double progress_seconds = 2;
-  std::string out = "pk-gbees-out";
-  std::string results;  // directory for a pk::ResultRecord (perf/results)
-  bool plot = false;
-};
+using namespace pk::gbees::app;
 
 std::string fixed(double v, int digits = 4) {
   char b[64];
   std::snprintf(b, sizeof b, "%.*f", digits, v);
   return b;
-}
-
-bool three_body(const std::string& model) { return model == "pcr3bp" || model == "cr3bp"; }
-
-int model_dimension(const Options& o) {
-  if (o.model == "lorenz63") return 3;
-  if (o.model == "pcr3bp") return 4;
-  if (o.model == "cr3bp") return 6;
-  return o.dimension;
-}
-
-Parameters default_parameters(const Options& o, int n) {
-  if (o.model == "lorenz63") return lorenz63_paper();
-  if (o.model == "pcr3bp") return pcr3bp_enceladus();
-  if (o.model == "cr3bp") return cr3bp_europa();
-  return lorenz96_paper(n, o.forcing);
-}
-
-Parameters build_parameters(const Options& o, int n) {
-  Parameters p = default_parameters(o, n);
-  if (o.mu) {
-    char given[32];
-    std::snprintf(given, sizeof given, "%g", *o.mu);
-    pk::require(three_body(o.model),
-                std::string("--mu ") + given + ": only the three-body models (pcr3bp, cr3bp) have a mass ratio");
-    pk::require(*o.mu > 0 && *o.mu <= 0.5, std::string("--mu ") + given + ": the mass ratio must lie in (0, 0.5]");
-  }
-  auto broadcast = [&](const std::vector<double>& v, std::vector<double>& target, const std::string& what) {
-    if (v.empty()) return;
-    pk::require(v.size() == 1 || static_cast<int>(v.size()) == n,
-                what + " has " + std::to_string(v.size()) + " values: give 1 or " + std::to_string(n));
-    target = v.size() == 1 ? std::vector<double>(n, v[0]) : v;
-  };
-  broadcast(o.mean, p.initial_mean, "--mean");
-  broadcast(o.std_dev, p.initial_std, "--std");
-  broadcast(o.h, p.cell_width, "--h");
-  if (o.threshold) p.threshold = *o.threshold;
-  if (o.end_time) p.end_time = *o.end_time;
-  p.epsilon = o.epsilon;
-  p.prune_interval = o.prune_interval;
-  p.back_face_outflow = !o.paper_back_faces;
-  p.initial_extent = o.initial_extent;
-  pk::require(o.max_cells >= 0 && o.max_cells < 2e9, "--max-cells " + fixed(o.max_cells, 0) + ": must lie in [0, 2e9)");
-  p.max_cells = static_cast<std::size_t>(o.max_cells);
-  if (o.no_measurements) p.measurements.clear();
-  if (!o.measurement_file.empty()) p.measurements = read_measurements(o.measurement_file, n);
-  if (!o.ensemble_file.empty()) {
-    std::string layout = "x1";
-    for (int d = 2; d <= n; ++d) layout += " x" + std::to_string(d);
-    for (const pk::ColumnRow& row : pk::read_columns(o.ensemble_file, n, layout)) p.member_means.push_back(row.values);
-    pk::require(!p.member_means.empty(), "ensemble file " + o.ensemble_file + ": holds no initial mean");
-    pk::require(o.mc_samples == 0, "--mc-samples: the Monte Carlo reference follows one PDF, not an --ensemble");
-  }
-  validate(p, n);
-  pk::require(o.snapshots >= 1 && o.snapshots <= 1000,
-              "--snapshots " + std::to_string(o.snapshots) + ": must lie in 1..1000");
-  pk::require(o.mc_samples == 0 || (o.mc_samples >= 100 && o.mc_samples <= max_mc_samples),
-              "--mc-samples " + std::to_string(o.mc_samples) + ": 0 (off) or 100 to " + std::to_string(max_mc_samples));
-  pk::require(o.progress_seconds >= 0, "--progress must be >= 0 seconds");
-  return p;
 }
 
 // Snapshot times: snapshots+1 equally spaced times in [0, end] and every measurement time.
@@ -377,50 +294,13 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
 int main(int argc, char** argv) {
   return pk::run_app("pk-gbees", [&]() -> int {
     Options o;
-    std::string space_request = "all";
     CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96, PCR3BP, CR3BP)"};
-    cli.set_config("--config", "", "read options from an INI/TOML file (key = value, keys as the long options)");
-    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all");
-    cli.add_option("--model", o.model, "lorenz63, lorenz96, pcr3bp or cr3bp")
-        ->check(CLI::IsMember({"lorenz63", "lorenz96", "pcr3bp", "cr3bp"}));
-    cli.add_option("--dimension", o.dimension, "Lorenz '96 variables n (2..8, L96 needs >= 4)");
-    cli.add_option("--forcing", o.forcing, "Lorenz '96 forcing F");
-    cli.add_option_function<double>(
-        "--mu", [&](double v) { o.mu = v; }, "three-body mass ratio in (0, 0.5] (default: the case's)");
-    cli.add_option("--mean", o.mean, "initial mean (n values, or 1 for all)")->delimiter(',');
-    cli.add_option("--std", o.std_dev, "initial standard deviations (n values or 1)")->delimiter(',');
-    cli.add_option("--h", o.h, "cell widths (n values or 1)")->delimiter(',');
-    cli.add_option_function<double>(
-        "--threshold", [&](double v) { o.threshold = v; }, "probability threshold p* in (0,1) (default: the paper's)");
-    cli.add_option("--epsilon", o.epsilon, "time step = epsilon * CFL limit, in (0,1]");
-    cli.add_option("--prune-interval", o.prune_interval, "steps between prunes");
-    cli.add_option("--initial-extent", o.initial_extent, "initial box half-width in standard deviations");
-    cli.add_option_function<double>(
-        "--end-time", [&](double v) { o.end_time = v; }, "final time (default: the paper's)");
-    cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
-    cli.add_option("--ensemble", o.ensemble_file,
-                   "an ensemble of PDFs in one grid: a file of initial means, n values per line (grid centred on "
-                   "--mean)");
-    cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
-    cli.add_flag("--paper-back-faces", o.paper_back_faces,
-                 "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");
-    cli.add_option("--snapshots", o.snapshots, "equally spaced snapshot intervals (plus measurement times)");
-    cli.add_option("--mc-samples", o.mc_samples, "Monte Carlo samples for the BC curve (0: off)");
-    cli.add_flag("--convergence", o.convergence, "also run the epsilon convergence study (sec. 5.2.2)");
-    cli.add_option("--max-cells", o.max_cells, "refuse runs that need more cells (0: as memory allows)");
-    cli.add_option("--progress", o.progress_seconds, "seconds between progress lines on stderr (0: none)");
-    cli.add_option("--out", o.out, "directory for the summary JSON and the marginal CSVs");
-    cli.add_option("--results", o.results, "also write a pk result record (e.g. perf/results)");
-    cli.add_flag("--plot", o.plot, "draw the marginals as PNG with python3 + matplotlib");
+    add_options(cli, o);
     const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
     if (!kokkos_args) return 0;
     const int n = model_dimension(o);
-    if (o.model == "lorenz96")
-      pk::require(o.dimension >= 4 && o.dimension <= max_dimension, "--dimension " + std::to_string(o.dimension) +
-                                                                        ": Lorenz '96 needs 4 to " +
-                                                                        std::to_string(max_dimension) + " variables");
     const Parameters p = build_parameters(o, n);
-    const std::vector<std::string> spaces = pk::select_spaces(space_request);
+    const std::vector<std::string> spaces = pk::select_spaces(o.space);
     pk::make_directories(o.out);
     pk::Session session(*kokkos_args);
     pk::catch_interrupts();

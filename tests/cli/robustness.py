@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile-user checks of the programs, one per ctest test:
 
-  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz
+  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz | input-files
 
 full-disk: a file size limit (RLIMIT_FSIZE) makes writes fail part way: the program must
   exit 2 and leave no file, whole or partial, under a final name.
@@ -11,10 +11,13 @@ interrupt: SIGINT / SIGTERM stop a run at a safe point: status 130 / 143, a summ
 shell: an --out holding shell syntax runs no command (pk-gbees --plot).
 fuzz: mutated command lines and input files (fixed seed, bounded count): every case ends
   with status 0 or 2 and at most one line on stderr, in time, never by a signal.
+input-files: a device, a directory, a FIFO and an oversized file given to every option that
+  reads a file: status 2 and one line each, at once (a FIFO without a writer must not block).
 """
 import json
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -115,6 +118,43 @@ def shell(tmp):
              "--plot", "--out", out_dir])
     check(r.returncode in (0, 2), f"pk-gbees --plot: status {r.returncode}, stderr {r.stderr!r}")
     check(not os.path.exists(marker), "pk-gbees --plot ran a command from --out")
+
+
+def one_error_line(r, name, pattern):
+    """Status 2 and stderr one line "NAME: error: ..." matching pattern."""
+    lines = [line for line in r.stderr.split("\n") if line]
+    return r.returncode == 2 and len(lines) == 1 and re.match(f"{name}: error: {pattern}", lines[0]) is not None
+
+
+def input_files(tmp):
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    big = os.path.join(tmp, "big.txt")
+    with open(big, "wb") as f:
+        f.truncate((1 << 31) + 1)  # sparse: past every reader's bound (flag files 2 GiB, others 1 GiB)
+    readers = [
+        [program("pk-lbm"), "--space", "openmp", "--flag-file"],
+        [program("pk-gbees"), "--space", "openmp", "--config"],
+        [program("pk-gbees"), "--space", "openmp", "--measurement-file"],
+        [program("pk-gbees"), "--space", "openmp", "--ensemble"],
+        [program("pk-3dvar"), "--space", "openmp", "--observation-file"],
+        [program("pk-matern"), "loglik", "--space", "openmp", "--data"],
+    ]
+    cases = [("/dev/zero", "is a character device, not a regular file"),
+             (tmp, "is a directory, not a regular file"),
+             (fifo, "is a FIFO, not a regular file"),
+             (big, r"holds 2.15 GB, more than the [0-9.]+ [MG]B an input file may hold here")]
+    for argv in readers:
+        for path, what in cases:
+            shown = " ".join(os.path.basename(a) for a in argv + [path])
+            try:
+                r = run(argv + [path], timeout=20, cwd=tmp)
+            except subprocess.TimeoutExpired:
+                check(False, f"hang: {shown}")
+                continue
+            name = os.path.basename(argv[0])
+            check(one_error_line(r, name, f".*{re.escape(path)}: {what}$"),
+                  f"{shown}: status {r.returncode}, stderr {r.stderr!r}")
 
 
 HOSTILE = ["-1", "0", "-2", "nan", "inf", "-inf", "1e308", "", "abc", "99999999999999999999", "-2147483648",
@@ -219,7 +259,8 @@ def fuzz(tmp):
 
 
 with tempfile.TemporaryDirectory(prefix="pk-robustness-") as tmp:
-    {"full-disk": full_disk, "stdout-full": stdout_full, "interrupt": interrupt, "shell": shell, "fuzz": fuzz}[sys.argv[2]](tmp)
+    {"full-disk": full_disk, "stdout-full": stdout_full, "interrupt": interrupt, "shell": shell, "fuzz": fuzz,
+     "input-files": input_files}[sys.argv[2]](tmp)
 if failures:
     sys.exit(f"{len(failures)} failure(s)")
 print("all passed")

@@ -15,15 +15,14 @@
 //
 // Component-wise evaluation lets the solver take f_j at the face x + h_j/2 e_j of a cell
 // (where the flux through that face is needed) without storing velocities per cell.
+#include <pk/gbees/parameters.hpp>  // max_dimension
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <string>
 
 namespace pk::gbees {
-
-// The largest state dimension the solver handles (keys pack 64/n bits per axis).
-inline constexpr int max_dimension = 8;
 
 // Lorenz '63 in the paper's shifted form (sec. 5.1.1):
 // f = (s (x2 - x1), -x2 - x1 x3, -b x3 + x1 x2 - b r), chaotic for (s, b, r) = (4, 1, 48).
