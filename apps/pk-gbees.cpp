@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -42,6 +43,19 @@ std::string fixed(double v, int digits = 4) {
   char b[64];
   std::snprintf(b, sizeof b, "%.*f", digits, v);
   return b;
+}
+
+// A Python that has matplotlib, for --plot: PK_PYTHON when set, else Debian's (which
+// python3-matplotlib serves), else python3 on PATH (a pyenv or conda one may lack it).
+std::string plotting_python() {
+  std::vector<std::string> candidates = {"/usr/bin/python3", "python3"};
+  if (const char* chosen = std::getenv("PK_PYTHON")) candidates = {chosen};
+  for (const std::string& python : candidates)
+    if (pk::program_succeeds({python, "-c", "import matplotlib"})) return python;
+  throw pk::Error("--plot needs a Python with matplotlib, and " +
+                  (candidates.size() == 1 ? "PK_PYTHON=" + candidates[0] : "neither /usr/bin/python3 nor python3") +
+                  " has it: install it (Debian: apt-get install python3-matplotlib; elsewhere: python3 -m pip "
+                  "install matplotlib) or set PK_PYTHON to a Python that has it");
 }
 
 // Snapshot times: snapshots+1 equally spaced times in [0, end] and every measurement time.
@@ -78,7 +92,19 @@ struct RunResult {
   double seconds = 0;  // solver time only (no Monte Carlo, KDE or output)
   bool completed = true;
   double final_time = 0;
+  // Why the run stopped before its end other than by a signal: the grid outgrew the memory
+  // (out_of_memory) or --max-cells.
+  std::string stopped;
+  bool out_of_memory = false;
 };
+
+// The cells of an n-D grid that fit in the bytes a run may use, and what to lower.
+pk::MemoryAdvice fewer_cells(int n) {
+  return [n](double bytes) {
+    return "about " + fixed(bytes / planned_bytes(n, 1), 0) +
+           " cells fit: set --max-cells below that, or raise --threshold or the cell widths --h";
+  };
+}
 
 // One GBEES run, snapshots at `times` (and before/after each measurement), optionally
 // compared with Monte Carlo.
@@ -115,30 +141,37 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     }
     return !pk::interrupted();
   };
-  take("");
-  std::size_t next_measurement = 0;
-  for (double t : times) {
-    if (t <= solver.time()) continue;
-    timer.reset();
-    const bool done = solver.advance_to(t, observer);
-    space.fence();
-    r.seconds += timer.seconds();
-    if (!done) {
-      r.completed = false;
-      break;
-    }
-    const bool measure =
-        next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
-    take(measure ? "-" : "");
-    if (measure) {
+  try {
+    take("");
+    std::size_t next_measurement = 0;
+    for (double t : times) {
+      if (t <= solver.time()) continue;
       timer.reset();
-      solver.measure(p.measurements[next_measurement]);
+      const bool done = solver.advance_to(t, observer);
       space.fence();
       r.seconds += timer.seconds();
-      if (mc) mc->measure(p.measurements[next_measurement]);
-      take("+");
-      ++next_measurement;
+      if (!done) {
+        r.completed = false;
+        break;
+      }
+      const bool measure =
+          next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
+      take(measure ? "-" : "");
+      if (measure) {
+        timer.reset();
+        solver.measure(p.measurements[next_measurement]);
+        space.fence();
+        r.seconds += timer.seconds();
+        if (mc) mc->measure(p.measurements[next_measurement]);
+        take("+");
+        ++next_measurement;
+      }
     }
+  } catch (const std::exception& e) {  // the grid outgrew the memory or --max-cells: keep the snapshots taken
+    r.out_of_memory = pk::is_allocation_failure(e);
+    if (!r.out_of_memory && !dynamic_cast<const pk::Error*>(&e)) throw;
+    r.completed = false;
+    r.stopped = e.what();
   }
   if (progress && last_print > 0) std::fprintf(stderr, "\n");
   r.statistics = solver.statistics();
@@ -148,7 +181,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
 
 template <class Space, class Model>
 nlohmann::json run_space(const Space& space, const Model& model, const Parameters& p, const Options& o,
-                         const std::string& command) {
+                         const std::string& command, const std::string& python) {
   const std::string name = pk::SpaceTraits<Space>::name;
   const int n = model.dimension();
   // Refuse up front what cannot fit: the grid at the most cells the run may hold, and the
@@ -157,7 +190,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   const double planned_cells = std::max(initial_cell_count(p), static_cast<double>(p.max_cells));
   pk::require_memory(space, planned_bytes(n, planned_cells) + 16.0 * (n + 1) * o.mc_samples,
                      fixed(planned_cells, 0) + " cells (" + fixed(per_slot.total(), 0) + " B per cell slot) and " +
-                         std::to_string(o.mc_samples) + " Monte Carlo samples");
+                         std::to_string(o.mc_samples) + " Monte Carlo samples",
+                     fewer_cells(n));
 
   const std::vector<double> times = snapshot_times(p, o.snapshots);
   RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0);
@@ -186,7 +220,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["device"] = pk::describe_device(space);
   j["command"] = command;
   j["completed"] = r.completed;
-  j["interrupted"] = !r.completed;
+  j["interrupted"] = !r.completed && r.stopped.empty();
+  if (!r.stopped.empty()) j["stopped"] = r.stopped;
   j["final_time"] = r.final_time;
   j["dimension"] = n;
   j["members"] = member_count(p);
@@ -214,14 +249,18 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
 
   std::cout << name << ": " << Model::name() << " " << n << "-D"
             << (p.member_means.empty() ? "" : ", " + std::to_string(member_count(p)) + " PDFs")
-            << " to t = " << fixed(r.final_time, 4) << (r.completed ? "" : " (interrupted)") << ": " << st.steps
-            << " steps, max " << st.max_cells << " cells, " << fixed(r.seconds, 3) << " s, "
+            << " to t = " << fixed(r.final_time, 4)
+            << (r.completed         ? ""
+                : r.stopped.empty() ? " (interrupted)"
+                                    : " (stopped)")
+            << ": " << st.steps << " steps, max " << st.max_cells << " cells, " << fixed(r.seconds, 3) << " s, "
             << fixed(cells_per_second / 1e6, 3) << " M cells/s, " << fixed(bytes_per_cell, 1) << " B/cell at peak ("
             << fixed(per_slot.total(), 1) << " B per slot)\n";
   for (const Snapshot& s : r.snapshots)
     if (s.bc >= 0)
       std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
 
+  std::string study_stopped;           // why a run of the study stopped early (a grid that outgrew the memory)
   if (o.convergence && r.completed) {  // an interrupted study keeps the runs that completed
     // Sec. 5.2.2: reference epsilon = 0.01, then epsilon = 1, 0.5, 0.2, 0.1 at the snapshot times.
     std::cout << "  convergence study (1-norm E(t) and BC vs epsilon = 0.01):\n";
@@ -229,12 +268,14 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     ref_p.epsilon = 0.01;
     Options quiet = o;
     const RunResult reference = run_once(space, model, ref_p, times, quiet, 0, o.progress_seconds > 0);
+    study_stopped = reference.stopped;
     nlohmann::json study = nlohmann::json::array();
     for (double eps : {1.0, 0.5, 0.2, 0.1}) {
       if (!reference.completed) break;
       Parameters q = p;
       q.epsilon = eps;
       const RunResult run = run_once(space, model, q, times, quiet, 0, false);
+      study_stopped = run.stopped;
       if (!run.completed) break;
       nlohmann::json e{{"epsilon", eps}, {"steps", run.statistics.steps}};
       nlohmann::json errors = nlohmann::json::array();
@@ -252,11 +293,12 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     j["convergence"] = {{"reference_epsilon", 0.01},
                         {"reference_steps", reference.statistics.steps},
                         {"runs", study},
-                        {"completed", !pk::interrupted()}};
-    if (pk::interrupted()) {
+                        {"completed", !pk::interrupted() && study_stopped.empty()}};
+    if (pk::interrupted() || !study_stopped.empty()) {
       j["completed"] = false;
-      j["interrupted"] = true;
+      j["interrupted"] = pk::interrupted();
     }
+    if (!study_stopped.empty()) j["stopped"] = "convergence study: " + study_stopped;
   }
 
   const std::string path = o.out + "/" + stem + ".json";
@@ -280,11 +322,21 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     std::cout << "  result: " << result_path << "\n";
   }
   for (const std::string& dir : marginal_dirs) {
-    if (!o.plot || pk::interrupted()) break;
-    const std::vector<std::string> call = {"python3", pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
+    if (!o.plot || pk::interrupted() || !r.stopped.empty()) break;
+    const std::vector<std::string> call = {python, pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
     const int status = pk::run_program(call);
-    pk::require(status == 0, "plotting with python3 " + call[1] + " failed (status " + std::to_string(status) + ")");
+    pk::require(status == 0, "plotting with ", python, " ", call[1], " failed (status ", status, ")");
   }
+  if (!r.stopped.empty()) {  // one line and status 2, the run until then written
+    const std::string when = " at t = " + fixed(r.final_time, 4) + " (" + std::to_string(st.max_cells) + " cells)";
+    throw pk::Error(name + ": " +
+                    (r.out_of_memory ? "the grid outgrew the memory" + when + ": " + r.stopped + "; " +
+                                           fewer_cells(n)(0.9 * pk::available_bytes(space))
+                                     : r.stopped + when) +
+                    "; the run until then is in " + path);
+  }
+  pk::require(study_stopped.empty(), name, ": the convergence study stopped: ", study_stopped,
+              "; the run and the study until then are in ", path);
   if (pk::interrupted()) std::cout << "  interrupted: summary of the run so far written\n";
   return j;
 }
@@ -301,20 +353,23 @@ int main(int argc, char** argv) {
     const int n = model_dimension(o);
     const Parameters p = build_parameters(o, n);
     const std::vector<std::string> spaces = pk::select_spaces(o.space);
+    const std::string python = o.plot ? plotting_python() : "";
     pk::make_directories(o.out);
     pk::Session session(*kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     pk::for_each_selected_space(spaces, [&](const auto& space) {
       if (pk::interrupted()) return;
-      if (o.model == "lorenz63")
-        run_space(space, Lorenz63{}, p, o, command);
-      else if (o.model == "pcr3bp")
-        run_space(space, o.mu ? PCR3BP{*o.mu} : PCR3BP{}, p, o, command);
-      else if (o.model == "cr3bp")
-        run_space(space, o.mu ? CR3BP{*o.mu} : CR3BP{}, p, o, command);
-      else
-        run_space(space, Lorenz96{n, o.forcing}, p, o, command);
+      pk::refuse_if_out_of_memory(space, "the run", fewer_cells(n), [&] {
+        if (o.model == "lorenz63")
+          run_space(space, Lorenz63{}, p, o, command, python);
+        else if (o.model == "pcr3bp")
+          run_space(space, o.mu ? PCR3BP{*o.mu} : PCR3BP{}, p, o, command, python);
+        else if (o.model == "cr3bp")
+          run_space(space, o.mu ? CR3BP{*o.mu} : CR3BP{}, p, o, command, python);
+        else
+          run_space(space, Lorenz96{n, o.forcing}, p, o, command, python);
+      });
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;
   });

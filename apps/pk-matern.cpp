@@ -17,6 +17,7 @@
 #include <pk/core/space_selection.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -75,13 +76,18 @@ int main(int argc, char** argv) {
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     bool first = true;
-    pk::for_each_selected_space(spaces, [&](const auto& space) {
+    // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
+    const pk::MemoryAdvice fewer_locations = [](double bytes) {
+      return "about " + std::to_string(static_cast<long>(std::sqrt(bytes / 8))) +
+             " locations fit (lower --locations, or give fewer rows in --data)";
+    };
+    const auto run_on = [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
       const std::string name = pk::SpaceTraits<Space>::name;
       const long count = static_cast<long>(data.locations.size());
       if (pk::interrupted()) return;
-      // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
-      pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations");
+      pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations",
+                         fewer_locations);
       const auto s = bk::to_space(space, data.locations);
       bk::Vector<Space> z;
       if (from_file) {
@@ -146,6 +152,10 @@ int main(int argc, char** argv) {
         std::cerr << "wrote " << path << '\n';
       }
       first = false;
+    };
+    pk::for_each_selected_space(spaces, [&](const auto& space) {
+      pk::refuse_if_out_of_memory(space, std::to_string(data.locations.size()) + " locations", fewer_locations,
+                                  [&] { run_on(space); });
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;
   });

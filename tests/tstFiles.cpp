@@ -154,6 +154,13 @@ TEST(InputFile, RefusesAFileLargerThanItsBound) {
   fs::remove_all(dir);
 }
 
+TEST(Process, ProbesSucceedOrFailQuietly) {
+  EXPECT_TRUE(pk::program_succeeds({"true"}));
+  EXPECT_FALSE(pk::program_succeeds({"false"}));
+  EXPECT_FALSE(pk::program_succeeds({"ls", "/nonexistent-pk"}));  // its complaint goes to /dev/null
+  EXPECT_FALSE(pk::program_succeeds({"pk-no-such-program"}));
+}
+
 TEST(Process, ArgumentsReachTheProgramVerbatim) {
   const auto dir = fresh_directory("process");
   const std::string name = (dir / "it's; touch injected").string();
