@@ -220,7 +220,7 @@ def plot(tmp):
     argv = [program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
             "--progress", "0", "--plot", "--out", os.path.join(tmp, "out")]
     debian = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True).returncode == 0
-    r = run(argv, env=dict(ENV, PATH=fake + ":" + ENV.get("PATH", "")))
+    r = run(argv, env=dict(ENV, PATH=fake + ":" + ENV.get("PATH", "")), timeout=120)  # matplotlib starts slowly
     if debian:
         check(r.returncode == 0 and [f for f in files_under(tmp) if f.endswith(".png")],
               f"pk-gbees --plot with a python3 without matplotlib first on PATH: status {r.returncode}, {r.stderr!r}")
