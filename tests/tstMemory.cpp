@@ -124,8 +124,8 @@ TEST(Memory, OtherErrorsPassThrough) {
   EXPECT_FALSE(pk::is_allocation_failure(std::runtime_error("Kokkos ERROR: something else")));
   // A refusal that quotes a failed allocation is not one itself.
   EXPECT_FALSE(pk::is_allocation_failure(pk::Error("x (Kokkos ERROR: Host memory space failed to allocate 1 B)")));
-  EXPECT_TRUE(pk::is_allocation_failure(std::runtime_error(
-      "Kokkos ERROR: Host memory space failed to allocate 1.0 PiB (label=\"pk::test::huge\").")));
+  EXPECT_TRUE(pk::is_allocation_failure(
+      std::runtime_error("Kokkos ERROR: Host memory space failed to allocate 1.0 PiB (label=\"pk::test::huge\").")));
 }
 
 }  // namespace
