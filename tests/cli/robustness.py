@@ -122,7 +122,7 @@ def shell(tmp):
     marker = os.path.join(tmp, "injected")
     out_dir = os.path.join(tmp, f"out'; touch {marker}; echo '")
     r = run([program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
-             "--plot", "--out", out_dir])
+             "--plot", "--out", out_dir], timeout=120)  # matplotlib starts slowly
     check(r.returncode in (0, 2), f"pk-gbees --plot: status {r.returncode}, stderr {r.stderr!r}")
     check(not os.path.exists(marker), "pk-gbees --plot ran a command from --out")
 
