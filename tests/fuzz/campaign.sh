@@ -36,8 +36,11 @@ for target in "${targets[@]}"; do
   LLVM_PROFILE_FILE="$out/$target.profraw" $coverage/tests/fuzz/fuzz-"$target" -runs=0 "$corpus" \
     tests/fuzz/corpus/"$target" >/dev/null 2>&1
   llvm-profdata-14 merge -sparse "$out/$target.profraw" -o "$out/$target.profdata"
-  llvm-cov-14 report $coverage/tests/fuzz/fuzz-"$target" -instr-profile="$out/$target.profdata" "${sources[@]}" \
-    >"$out/$target.coverage.txt"
+  # Per file, then per function (the parser the target calls is the one that counts).
+  for how in "" --show-functions; do
+    llvm-cov-14 report $how -Xdemangler c++filt $coverage/tests/fuzz/fuzz-"$target" \
+      -instr-profile="$out/$target.profdata" "${sources[@]}"
+  done >"$out/$target.coverage.txt"
   rm -f "$out/$target.profraw" "$out/$target.profdata"
   grep -E "^(stat::number_of_executed_units|exit status)" "$out/$target.log"
 done
