@@ -38,6 +38,20 @@ constexpr double max_sigma = 1e6;  // grid cells: beyond any grid, and the defau
 // check's vectors (16 doubles a point); observations on host and device (16 doubles each).
 double planned_bytes(long points, long observations) { return 8.0 * 16 * (points + observations); }
 
+// "a NX x NY x NZ grid with M observations", as messages name a run.
+std::string problem_name(const pk::rfilter::Grid& grid, long observations) {
+  return "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " + std::to_string(grid.nz) +
+         " grid with " + std::to_string(observations) + " observations";
+}
+
+// The grid points that fit in the bytes a run may use on each of `ranks`, and what to lower.
+pk::MemoryAdvice smaller_grid(long observations, int ranks = 1) {
+  return [=](double bytes) {
+    return "about " + std::to_string(static_cast<long long>(bytes / planned_bytes(1, 0)) - observations) +
+           " grid points fit: use a smaller --grid" + (ranks > 1 ? " or more ranks" : "");
+  };
+}
+
 struct Options {
   std::string space = "all", out = "pk-results", observation_file;
   std::vector<int> grid{64, 64, 16};
@@ -168,9 +182,7 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
   const std::string name = pk::SpaceTraits<Space>::name;
   if (pk::interrupted()) return;
   pk::require_memory(space, planned_bytes(grid.size(), settings.observations),
-                     "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
-                         std::to_string(grid.nz) + " grid with " + std::to_string(settings.observations) +
-                         " observations");
+                     problem_name(grid, settings.observations), smaller_grid(settings.observations));
   auto problem = rf::make_synthetic_case(space, settings);
   if (!o.observation_file.empty()) problem.observations = setup.file_observations;
   const auto observations = rf::to_space(space, problem.observations, grid);
@@ -254,9 +266,8 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const std::string name = pk::SpaceTraits<Space>::name;
   pk::mpi::collectively(world, [&] {  // every rank draws the whole case, then keeps its slab
     pk::require_memory(space, planned_bytes(grid.size(), setup.settings.observations),
-                       "a " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
-                           std::to_string(grid.nz) + " grid with " + std::to_string(setup.settings.observations) +
-                           " observations");
+                       problem_name(grid, setup.settings.observations),
+                       smaller_grid(setup.settings.observations, world.size()));
   });
   auto problem = rf::make_synthetic_case(space, setup.settings);
   if (!o.observation_file.empty()) problem.observations = setup.file_observations;
@@ -299,7 +310,12 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
 
 // pk-3dvar on several ranks: every rank solves its slab.
 int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
-  pk::for_each_selected_space(setup.spaces, [&](const auto& space) { run_distributed(world, space, setup, command); });
+  pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
+    const long observations = setup.settings.observations;
+    pk::refuse_if_out_of_memory(space, problem_name(setup.settings.grid, observations),
+                                smaller_grid(observations, world.size()),
+                                [&] { run_distributed(world, space, setup, command); });
+  });
   return 0;
 }
 #endif
@@ -320,7 +336,11 @@ int main(int argc, char** argv) {
     const std::string command = pk::command_line(argc, argv);
     pk::Table table(
         {"space", "cg iterations", "residual", "background rmse", "analysis rmse", "chunked-unsplit", "seconds"});
-    pk::for_each_selected_space(setup->spaces, [&](const auto& space) { run(space, *setup, command, table); });
+    pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
+      const long observations = setup->settings.observations;
+      pk::refuse_if_out_of_memory(space, problem_name(setup->settings.grid, observations), smaller_grid(observations),
+                                  [&] { run(space, *setup, command, table); });
+    });
     std::cout << '\n';
     table.print(std::cout);
     return pk::interrupted() ? pk::interrupted_status() : 0;

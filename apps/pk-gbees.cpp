@@ -8,6 +8,8 @@
 //   pk-gbees --model lorenz96 --dimension 6 --max-cells 6e7  # the paper's Lorenz '96 case
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
 //   pk-gbees --config apps/gbees/pcr3bp.ini                  # gbees-cuda's PCR3BP case
+#include "gbees/options.hpp"
+
 #include <pk/app/cli.hpp>
 #include <pk/app/process.hpp>
 #include <pk/app/results.hpp>
@@ -28,38 +30,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
 namespace {
 
 using namespace pk::gbees;
-
-// Keeps the Monte Carlo reference finite in time and memory.
-constexpr std::int64_t max_mc_samples = 100000000;
-
-struct Options {
-  std::string model = "lorenz63";
-  int dimension = 6;         // Lorenz '96 only
-  double forcing = 4;        // Lorenz '96 only
-  std::optional<double> mu;  // three-body models only (default: the case's)
-  std::vector<double> mean, std_dev, h;
-  std::optional<double> threshold, end_time;  // default: the paper's
-  double epsilon = 1, initial_extent = 3;
-  int prune_interval = 20;
-  std::string measurement_file;
-  std::string ensemble_file;  // initial means of an ensemble, one PDF per line
-  bool no_measurements = false;
-  bool paper_back_faces = false;
-  int snapshots = 6;
-  std::int64_t mc_samples = 0;
-  bool convergence = false;
-  double max_cells = 0;
-  double progress_seconds = 2;
-  std::string out = "pk-gbees-out";
-  std::string results;  // directory for a pk::ResultRecord (perf/results)
-  bool plot = false;
-};
+using namespace pk::gbees::app;
 
 std::string fixed(double v, int digits = 4) {
   char b[64];
@@ -67,64 +45,17 @@ std::string fixed(double v, int digits = 4) {
   return b;
 }
 
-bool three_body(const std::string& model) { return model == "pcr3bp" || model == "cr3bp"; }
-
-int model_dimension(const Options& o) {
-  if (o.model == "lorenz63") return 3;
-  if (o.model == "pcr3bp") return 4;
-  if (o.model == "cr3bp") return 6;
-  return o.dimension;
-}
-
-Parameters default_parameters(const Options& o, int n) {
-  if (o.model == "lorenz63") return lorenz63_paper();
-  if (o.model == "pcr3bp") return pcr3bp_enceladus();
-  if (o.model == "cr3bp") return cr3bp_europa();
-  return lorenz96_paper(n, o.forcing);
-}
-
-Parameters build_parameters(const Options& o, int n) {
-  Parameters p = default_parameters(o, n);
-  if (o.mu) {
-    char given[32];
-    std::snprintf(given, sizeof given, "%g", *o.mu);
-    pk::require(three_body(o.model),
-                std::string("--mu ") + given + ": only the three-body models (pcr3bp, cr3bp) have a mass ratio");
-    pk::require(*o.mu > 0 && *o.mu <= 0.5, std::string("--mu ") + given + ": the mass ratio must lie in (0, 0.5]");
-  }
-  auto broadcast = [&](const std::vector<double>& v, std::vector<double>& target, const std::string& what) {
-    if (v.empty()) return;
-    pk::require(v.size() == 1 || static_cast<int>(v.size()) == n,
-                what + " has " + std::to_string(v.size()) + " values: give 1 or " + std::to_string(n));
-    target = v.size() == 1 ? std::vector<double>(n, v[0]) : v;
-  };
-  broadcast(o.mean, p.initial_mean, "--mean");
-  broadcast(o.std_dev, p.initial_std, "--std");
-  broadcast(o.h, p.cell_width, "--h");
-  if (o.threshold) p.threshold = *o.threshold;
-  if (o.end_time) p.end_time = *o.end_time;
-  p.epsilon = o.epsilon;
-  p.prune_interval = o.prune_interval;
-  p.back_face_outflow = !o.paper_back_faces;
-  p.initial_extent = o.initial_extent;
-  pk::require(o.max_cells >= 0 && o.max_cells < 2e9, "--max-cells " + fixed(o.max_cells, 0) + ": must lie in [0, 2e9)");
-  p.max_cells = static_cast<std::size_t>(o.max_cells);
-  if (o.no_measurements) p.measurements.clear();
-  if (!o.measurement_file.empty()) p.measurements = read_measurements(o.measurement_file, n);
-  if (!o.ensemble_file.empty()) {
-    std::string layout = "x1";
-    for (int d = 2; d <= n; ++d) layout += " x" + std::to_string(d);
-    for (const pk::ColumnRow& row : pk::read_columns(o.ensemble_file, n, layout)) p.member_means.push_back(row.values);
-    pk::require(!p.member_means.empty(), "ensemble file " + o.ensemble_file + ": holds no initial mean");
-    pk::require(o.mc_samples == 0, "--mc-samples: the Monte Carlo reference follows one PDF, not an --ensemble");
-  }
-  validate(p, n);
-  pk::require(o.snapshots >= 1 && o.snapshots <= 1000,
-              "--snapshots " + std::to_string(o.snapshots) + ": must lie in 1..1000");
-  pk::require(o.mc_samples == 0 || (o.mc_samples >= 100 && o.mc_samples <= max_mc_samples),
-              "--mc-samples " + std::to_string(o.mc_samples) + ": 0 (off) or 100 to " + std::to_string(max_mc_samples));
-  pk::require(o.progress_seconds >= 0, "--progress must be >= 0 seconds");
-  return p;
+// A Python that has matplotlib, for --plot: PK_PYTHON when set, else Debian's (which
+// python3-matplotlib serves), else python3 on PATH (a pyenv or conda one may lack it).
+std::string plotting_python() {
+  std::vector<std::string> candidates = {"/usr/bin/python3", "python3"};
+  if (const char* chosen = std::getenv("PK_PYTHON")) candidates = {chosen};
+  for (const std::string& python : candidates)
+    if (pk::program_succeeds({python, "-c", "import matplotlib"})) return python;
+  throw pk::Error("--plot needs a Python with matplotlib, and " +
+                  (candidates.size() == 1 ? "PK_PYTHON=" + candidates[0] : "neither /usr/bin/python3 nor python3") +
+                  " has it: install it (Debian: apt-get install python3-matplotlib; elsewhere: python3 -m pip "
+                  "install matplotlib) or set PK_PYTHON to a Python that has it");
 }
 
 // Snapshot times: snapshots+1 equally spaced times in [0, end] and every measurement time.
@@ -161,7 +92,19 @@ struct RunResult {
   double seconds = 0;  // solver time only (no Monte Carlo, KDE or output)
   bool completed = true;
   double final_time = 0;
+  // Why the run stopped before its end other than by a signal: the grid outgrew the memory
+  // (out_of_memory) or --max-cells.
+  std::string stopped;
+  bool out_of_memory = false;
 };
+
+// The cells of an n-D grid that fit in the bytes a run may use, and what to lower.
+pk::MemoryAdvice fewer_cells(int n) {
+  return [n](double bytes) {
+    return "about " + fixed(bytes / planned_bytes(n, 1), 0) +
+           " cells fit: set --max-cells below that, or raise --threshold or the cell widths --h";
+  };
+}
 
 // One GBEES run, snapshots at `times` (and before/after each measurement), optionally
 // compared with Monte Carlo.
@@ -198,30 +141,37 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     }
     return !pk::interrupted();
   };
-  take("");
-  std::size_t next_measurement = 0;
-  for (double t : times) {
-    if (t <= solver.time()) continue;
-    timer.reset();
-    const bool done = solver.advance_to(t, observer);
-    space.fence();
-    r.seconds += timer.seconds();
-    if (!done) {
-      r.completed = false;
-      break;
-    }
-    const bool measure =
-        next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
-    take(measure ? "-" : "");
-    if (measure) {
+  try {
+    take("");
+    std::size_t next_measurement = 0;
+    for (double t : times) {
+      if (t <= solver.time()) continue;
       timer.reset();
-      solver.measure(p.measurements[next_measurement]);
+      const bool done = solver.advance_to(t, observer);
       space.fence();
       r.seconds += timer.seconds();
-      if (mc) mc->measure(p.measurements[next_measurement]);
-      take("+");
-      ++next_measurement;
+      if (!done) {
+        r.completed = false;
+        break;
+      }
+      const bool measure =
+          next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
+      take(measure ? "-" : "");
+      if (measure) {
+        timer.reset();
+        solver.measure(p.measurements[next_measurement]);
+        space.fence();
+        r.seconds += timer.seconds();
+        if (mc) mc->measure(p.measurements[next_measurement]);
+        take("+");
+        ++next_measurement;
+      }
     }
+  } catch (const std::exception& e) {  // the grid outgrew the memory or --max-cells: keep the snapshots taken
+    r.out_of_memory = pk::is_allocation_failure(e);
+    if (!r.out_of_memory && !dynamic_cast<const pk::Error*>(&e)) throw;
+    r.completed = false;
+    r.stopped = e.what();
   }
   if (progress && last_print > 0) std::fprintf(stderr, "\n");
   r.statistics = solver.statistics();
@@ -231,7 +181,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
 
 template <class Space, class Model>
 nlohmann::json run_space(const Space& space, const Model& model, const Parameters& p, const Options& o,
-                         const std::string& command) {
+                         const std::string& command, const std::string& python) {
   const std::string name = pk::SpaceTraits<Space>::name;
   const int n = model.dimension();
   // Refuse up front what cannot fit: the grid at the most cells the run may hold, and the
@@ -240,7 +190,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   const double planned_cells = std::max(initial_cell_count(p), static_cast<double>(p.max_cells));
   pk::require_memory(space, planned_bytes(n, planned_cells) + 16.0 * (n + 1) * o.mc_samples,
                      fixed(planned_cells, 0) + " cells (" + fixed(per_slot.total(), 0) + " B per cell slot) and " +
-                         std::to_string(o.mc_samples) + " Monte Carlo samples");
+                         std::to_string(o.mc_samples) + " Monte Carlo samples",
+                     fewer_cells(n));
 
   const std::vector<double> times = snapshot_times(p, o.snapshots);
   RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0);
@@ -269,7 +220,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["device"] = pk::describe_device(space);
   j["command"] = command;
   j["completed"] = r.completed;
-  j["interrupted"] = !r.completed;
+  j["interrupted"] = !r.completed && r.stopped.empty();
+  if (!r.stopped.empty()) j["stopped"] = r.stopped;
   j["final_time"] = r.final_time;
   j["dimension"] = n;
   j["members"] = member_count(p);
@@ -297,14 +249,18 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
 
   std::cout << name << ": " << Model::name() << " " << n << "-D"
             << (p.member_means.empty() ? "" : ", " + std::to_string(member_count(p)) + " PDFs")
-            << " to t = " << fixed(r.final_time, 4) << (r.completed ? "" : " (interrupted)") << ": " << st.steps
-            << " steps, max " << st.max_cells << " cells, " << fixed(r.seconds, 3) << " s, "
+            << " to t = " << fixed(r.final_time, 4)
+            << (r.completed         ? ""
+                : r.stopped.empty() ? " (interrupted)"
+                                    : " (stopped)")
+            << ": " << st.steps << " steps, max " << st.max_cells << " cells, " << fixed(r.seconds, 3) << " s, "
             << fixed(cells_per_second / 1e6, 3) << " M cells/s, " << fixed(bytes_per_cell, 1) << " B/cell at peak ("
             << fixed(per_slot.total(), 1) << " B per slot)\n";
   for (const Snapshot& s : r.snapshots)
     if (s.bc >= 0)
       std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
 
+  std::string study_stopped;           // why a run of the study stopped early (a grid that outgrew the memory)
   if (o.convergence && r.completed) {  // an interrupted study keeps the runs that completed
     // Sec. 5.2.2: reference epsilon = 0.01, then epsilon = 1, 0.5, 0.2, 0.1 at the snapshot times.
     std::cout << "  convergence study (1-norm E(t) and BC vs epsilon = 0.01):\n";
@@ -312,12 +268,14 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     ref_p.epsilon = 0.01;
     Options quiet = o;
     const RunResult reference = run_once(space, model, ref_p, times, quiet, 0, o.progress_seconds > 0);
+    study_stopped = reference.stopped;
     nlohmann::json study = nlohmann::json::array();
     for (double eps : {1.0, 0.5, 0.2, 0.1}) {
       if (!reference.completed) break;
       Parameters q = p;
       q.epsilon = eps;
       const RunResult run = run_once(space, model, q, times, quiet, 0, false);
+      study_stopped = run.stopped;
       if (!run.completed) break;
       nlohmann::json e{{"epsilon", eps}, {"steps", run.statistics.steps}};
       nlohmann::json errors = nlohmann::json::array();
@@ -335,11 +293,12 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     j["convergence"] = {{"reference_epsilon", 0.01},
                         {"reference_steps", reference.statistics.steps},
                         {"runs", study},
-                        {"completed", !pk::interrupted()}};
-    if (pk::interrupted()) {
+                        {"completed", !pk::interrupted() && study_stopped.empty()}};
+    if (pk::interrupted() || !study_stopped.empty()) {
       j["completed"] = false;
-      j["interrupted"] = true;
+      j["interrupted"] = pk::interrupted();
     }
+    if (!study_stopped.empty()) j["stopped"] = "convergence study: " + study_stopped;
   }
 
   const std::string path = o.out + "/" + stem + ".json";
@@ -363,11 +322,21 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     std::cout << "  result: " << result_path << "\n";
   }
   for (const std::string& dir : marginal_dirs) {
-    if (!o.plot || pk::interrupted()) break;
-    const std::vector<std::string> call = {"python3", pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
+    if (!o.plot || pk::interrupted() || !r.stopped.empty()) break;
+    const std::vector<std::string> call = {python, pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
     const int status = pk::run_program(call);
-    pk::require(status == 0, "plotting with python3 " + call[1] + " failed (status " + std::to_string(status) + ")");
+    pk::require(status == 0, "plotting with ", python, " ", call[1], " failed (status ", status, ")");
   }
+  if (!r.stopped.empty()) {  // one line and status 2, the run until then written
+    const std::string when = " at t = " + fixed(r.final_time, 4) + " (" + std::to_string(st.max_cells) + " cells)";
+    throw pk::Error(name + ": " +
+                    (r.out_of_memory ? "the grid outgrew the memory" + when + ": " + r.stopped + "; " +
+                                           fewer_cells(n)(0.9 * pk::available_bytes(space))
+                                     : r.stopped + when) +
+                    "; the run until then is in " + path);
+  }
+  pk::require(study_stopped.empty(), name, ": the convergence study stopped: ", study_stopped,
+              "; the run and the study until then are in ", path);
   if (pk::interrupted()) std::cout << "  interrupted: summary of the run so far written\n";
   return j;
 }
@@ -377,64 +346,30 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
 int main(int argc, char** argv) {
   return pk::run_app("pk-gbees", [&]() -> int {
     Options o;
-    std::string space_request = "all";
     CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96, PCR3BP, CR3BP)"};
-    cli.set_config("--config", "", "read options from an INI/TOML file (key = value, keys as the long options)");
-    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all");
-    cli.add_option("--model", o.model, "lorenz63, lorenz96, pcr3bp or cr3bp")
-        ->check(CLI::IsMember({"lorenz63", "lorenz96", "pcr3bp", "cr3bp"}));
-    cli.add_option("--dimension", o.dimension, "Lorenz '96 variables n (2..8, L96 needs >= 4)");
-    cli.add_option("--forcing", o.forcing, "Lorenz '96 forcing F");
-    cli.add_option_function<double>(
-        "--mu", [&](double v) { o.mu = v; }, "three-body mass ratio in (0, 0.5] (default: the case's)");
-    cli.add_option("--mean", o.mean, "initial mean (n values, or 1 for all)")->delimiter(',');
-    cli.add_option("--std", o.std_dev, "initial standard deviations (n values or 1)")->delimiter(',');
-    cli.add_option("--h", o.h, "cell widths (n values or 1)")->delimiter(',');
-    cli.add_option_function<double>(
-        "--threshold", [&](double v) { o.threshold = v; }, "probability threshold p* in (0,1) (default: the paper's)");
-    cli.add_option("--epsilon", o.epsilon, "time step = epsilon * CFL limit, in (0,1]");
-    cli.add_option("--prune-interval", o.prune_interval, "steps between prunes");
-    cli.add_option("--initial-extent", o.initial_extent, "initial box half-width in standard deviations");
-    cli.add_option_function<double>(
-        "--end-time", [&](double v) { o.end_time = v; }, "final time (default: the paper's)");
-    cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
-    cli.add_option("--ensemble", o.ensemble_file,
-                   "an ensemble of PDFs in one grid: a file of initial means, n values per line (grid centred on "
-                   "--mean)");
-    cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
-    cli.add_flag("--paper-back-faces", o.paper_back_faces,
-                 "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");
-    cli.add_option("--snapshots", o.snapshots, "equally spaced snapshot intervals (plus measurement times)");
-    cli.add_option("--mc-samples", o.mc_samples, "Monte Carlo samples for the BC curve (0: off)");
-    cli.add_flag("--convergence", o.convergence, "also run the epsilon convergence study (sec. 5.2.2)");
-    cli.add_option("--max-cells", o.max_cells, "refuse runs that need more cells (0: as memory allows)");
-    cli.add_option("--progress", o.progress_seconds, "seconds between progress lines on stderr (0: none)");
-    cli.add_option("--out", o.out, "directory for the summary JSON and the marginal CSVs");
-    cli.add_option("--results", o.results, "also write a pk result record (e.g. perf/results)");
-    cli.add_flag("--plot", o.plot, "draw the marginals as PNG with python3 + matplotlib");
+    add_options(cli, o);
     const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
     if (!kokkos_args) return 0;
     const int n = model_dimension(o);
-    if (o.model == "lorenz96")
-      pk::require(o.dimension >= 4 && o.dimension <= max_dimension, "--dimension " + std::to_string(o.dimension) +
-                                                                        ": Lorenz '96 needs 4 to " +
-                                                                        std::to_string(max_dimension) + " variables");
     const Parameters p = build_parameters(o, n);
-    const std::vector<std::string> spaces = pk::select_spaces(space_request);
+    const std::vector<std::string> spaces = pk::select_spaces(o.space);
+    const std::string python = o.plot ? plotting_python() : "";
     pk::make_directories(o.out);
     pk::Session session(*kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     pk::for_each_selected_space(spaces, [&](const auto& space) {
       if (pk::interrupted()) return;
-      if (o.model == "lorenz63")
-        run_space(space, Lorenz63{}, p, o, command);
-      else if (o.model == "pcr3bp")
-        run_space(space, o.mu ? PCR3BP{*o.mu} : PCR3BP{}, p, o, command);
-      else if (o.model == "cr3bp")
-        run_space(space, o.mu ? CR3BP{*o.mu} : CR3BP{}, p, o, command);
-      else
-        run_space(space, Lorenz96{n, o.forcing}, p, o, command);
+      pk::refuse_if_out_of_memory(space, "the run", fewer_cells(n), [&] {
+        if (o.model == "lorenz63")
+          run_space(space, Lorenz63{}, p, o, command, python);
+        else if (o.model == "pcr3bp")
+          run_space(space, o.mu ? PCR3BP{*o.mu} : PCR3BP{}, p, o, command, python);
+        else if (o.model == "cr3bp")
+          run_space(space, o.mu ? CR3BP{*o.mu} : CR3BP{}, p, o, command, python);
+        else
+          run_space(space, Lorenz96{n, o.forcing}, p, o, command, python);
+      });
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;
   });

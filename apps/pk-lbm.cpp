@@ -60,12 +60,27 @@ double planned_bytes(const Geometry& geometry, const Parameters& parameters, std
   return static_cast<double>(geometry.cell_count()) * (5 + 19.0 * storage_bytes * lattices + 32 + 2 * 32);
 }
 
+// The cells that fit in the bytes a run may use on each of `ranks`, and what to lower.
+pk::MemoryAdvice smaller_lattice(const Geometry& geometry, const Parameters& parameters, std::size_t storage_bytes,
+                                 int ranks = 1) {
+  const double per_cell = planned_bytes(geometry, parameters, storage_bytes) / geometry.cell_count();
+  return [=](double bytes) {
+    return "about " + std::to_string(static_cast<long long>(bytes * ranks / per_cell)) + " cells fit" +
+           (ranks > 1 ? " on " + std::to_string(ranks) + " ranks" : "") +
+           ": use a smaller lattice (--channel, --flag-file)" +
+           (storage_bytes > 2 ? ", 16-bit storage (--precision fp16c)" : "") +
+           (parameters.streaming == Streaming::ab ? ", one lattice (--pattern aa)" : "") +
+           (ranks > 1 ? " or more ranks" : "");
+  };
+}
+
 template <class Space, class Real>
 Run run(const Space& space, const Geometry& geometry, const Parameters& parameters, const Options& options,
         const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
   pk::require_memory(space, planned_bytes(geometry, parameters, sizeof(Real)),
-                     "a lattice of " + std::to_string(geometry.cell_count()) + " cells");
+                     "a lattice of " + std::to_string(geometry.cell_count()) + " cells",
+                     smaller_lattice(geometry, parameters, sizeof(Real)));
   Solver<Space, Real> solver(space, geometry, parameters);
   const std::int64_t active = geometry.active_cell_count();
   auto write_vti_now = [&] {
@@ -237,7 +252,8 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   const Geometry& geometry = setup.geometry;
   pk::mpi::collectively(world, [&] {  // a rank's share of the lattice, its two ghost layers aside
     pk::require_memory(space, planned_bytes(geometry, setup.parameters, sizeof(Real)) / world.size(),
-                       "a slab of " + std::to_string(geometry.cell_count() / world.size()) + " cells");
+                       "a slab of " + std::to_string(geometry.cell_count() / world.size()) + " cells",
+                       smaller_lattice(geometry, setup.parameters, sizeof(Real), world.size()));
   });
   DistributedSolver<Space, Real> solver(world, space, geometry, setup.parameters);
   const auto write_now = [&] {
@@ -307,7 +323,10 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
   pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
     runs.push_back(with_precision(setup.options, [&](auto real) {
-      return run_distributed<Space, decltype(real)>(world, space, setup, command);
+      return pk::refuse_if_out_of_memory(
+          space, "a slab of " + std::to_string(setup.geometry.cell_count() / world.size()) + " cells",
+          smaller_lattice(setup.geometry, setup.parameters, sizeof(real), world.size()),
+          [&] { return run_distributed<Space, decltype(real)>(world, space, setup, command); });
     }));
   });
   for (std::size_t i = 1; i < runs.size(); ++i) {
@@ -338,7 +357,11 @@ int main(int argc, char** argv) {
       using Space = std::decay_t<decltype(space)>;
       if (pk::interrupted()) return;
       runs.push_back(with_precision(setup->options, [&](auto real) {
-        return run<Space, decltype(real)>(space, setup->geometry, setup->parameters, setup->options, command);
+        return pk::refuse_if_out_of_memory(
+            space, "a lattice of " + std::to_string(setup->geometry.cell_count()) + " cells",
+            smaller_lattice(setup->geometry, setup->parameters, sizeof(real)), [&] {
+              return run<Space, decltype(real)>(space, setup->geometry, setup->parameters, setup->options, command);
+            });
       }));
     });
     for (std::size_t i = 1; i < runs.size(); ++i)

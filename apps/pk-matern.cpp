@@ -17,51 +17,14 @@
 #include <pk/core/memory.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-namespace {
-
 namespace bk = pk::besselk;
-
-// Beyond this the n x n covariance matrix (8 n^2 bytes) exceeds any device's memory.
-constexpr long max_locations = 200000;
-
-struct Data {
-  bk::Locations locations;
-  std::vector<double> z;
-};
-
-// "x y z" per line (pk/core/column_file.hpp). Morton-ordered on the way in (z follows its location).
-Data read_data(const std::string& path) {
-  bk::Locations raw;
-  std::vector<double> z;
-  for (const pk::ColumnRow& row : pk::read_columns(path, 3, "x y z")) {
-    raw.x.push_back(row.values[0]), raw.y.push_back(row.values[1]), z.push_back(row.values[2]);
-    pk::require(static_cast<long>(raw.size()) <= max_locations,
-                path + ": more than " + std::to_string(max_locations) + " locations");
-  }
-  const bk::Locations sorted = bk::morton_ordered(raw);  // checks n >= 2 and duplicates
-  // Reorder z the same way: match by coordinates (sorted is a permutation of raw).
-  std::vector<std::size_t> index(raw.size());
-  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
-  std::sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) {
-    return raw.x[a] != raw.x[b] ? raw.x[a] < raw.x[b] : raw.y[a] < raw.y[b];
-  });
-  Data d{sorted, std::vector<double>(raw.size())};
-  for (std::size_t i = 0; i < sorted.size(); ++i) {
-    const auto it = std::lower_bound(index.begin(), index.end(), i, [&](std::size_t a, std::size_t) {
-      return raw.x[a] != sorted.x[i] ? raw.x[a] < sorted.x[i] : raw.y[a] < sorted.y[i];
-    });
-    d.z[i] = z[*it];
-  }
-  return d;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   return pk::run_app("pk-matern", [&] {
@@ -98,12 +61,12 @@ int main(int argc, char** argv) {
     pk::require(tile >= 16, "--tile " + std::to_string(tile) + ": must be >= 16");
     pk::require(tolerance > 0 && tolerance < 1, "--tolerance must be in (0, 1)");
     const bool from_file = mode != "generate" && !data_path.empty();
-    Data data;
+    bk::MaternData data;
     if (from_file) {
-      data = read_data(data_path);
+      data = bk::read_matern_data(data_path);
     } else {
-      pk::require(n >= 2 && n <= max_locations,
-                  "--locations " + std::to_string(n) + ": need 2 to " + std::to_string(max_locations) + " locations");
+      pk::require(n >= 2 && n <= bk::max_locations, "--locations " + std::to_string(n) + ": need 2 to " +
+                                                        std::to_string(bk::max_locations) + " locations");
       data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), seed);
     }
     if (mode == "generate") pk::require(!data_path.empty(), "generate needs --data FILE to write to");
@@ -113,13 +76,18 @@ int main(int argc, char** argv) {
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     bool first = true;
-    pk::for_each_selected_space(spaces, [&](const auto& space) {
+    // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
+    const pk::MemoryAdvice fewer_locations = [](double bytes) {
+      return "about " + std::to_string(static_cast<long>(std::sqrt(bytes / 8))) +
+             " locations fit (lower --locations, or give fewer rows in --data)";
+    };
+    const auto run_on = [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
       const std::string name = pk::SpaceTraits<Space>::name;
       const long count = static_cast<long>(data.locations.size());
       if (pk::interrupted()) return;
-      // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
-      pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations");
+      pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations",
+                         fewer_locations);
       const auto s = bk::to_space(space, data.locations);
       bk::Vector<Space> z;
       if (from_file) {
@@ -184,6 +152,10 @@ int main(int argc, char** argv) {
         std::cerr << "wrote " << path << '\n';
       }
       first = false;
+    };
+    pk::for_each_selected_space(spaces, [&](const auto& space) {
+      pk::refuse_if_out_of_memory(space, std::to_string(data.locations.size()) + " locations", fewer_locations,
+                                  [&] { run_on(space); });
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;
   });

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -75,6 +76,44 @@ TEST(KokkosOptions, ValuesAreChecked) {
   } else {
     EXPECT_EQ(error_of({"--kokkos-disable-warnings=yes"}), "--kokkos-disable-warnings takes no value");
     EXPECT_EQ(error_of({"--kokkos-num-devices=0"}), "--kokkos-num-devices=0: must be a whole number from 1 to 256");
+  }
+}
+
+// The message check_kokkos_environment() gives with `variable` set to `value` (restored after).
+std::string environment_error(const char* variable, const char* value) {
+  const char* before = std::getenv(variable);
+  const std::string saved = before ? before : "";
+  setenv(variable, value, 1);
+  std::string message;
+  try {
+    pk::check_kokkos_environment();
+  } catch (const pk::Error& e) {
+    message = e.what();
+  }
+  if (before)
+    setenv(variable, saved.c_str(), 1);
+  else
+    unsetenv(variable);
+  return message;
+}
+
+TEST(KokkosEnvironment, ValuesKokkosCannotReadAreRefused) {
+  const long most = 4 * std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_EQ(environment_error("KOKKOS_NUM_THREADS", "abc"),
+            "environment variable KOKKOS_NUM_THREADS=abc: must be a whole number from 1 to " + std::to_string(most));
+  EXPECT_EQ(environment_error("KOKKOS_NUM_THREADS", "0"),
+            "environment variable KOKKOS_NUM_THREADS=0: must be a whole number from 1 to " + std::to_string(most));
+  EXPECT_EQ(environment_error("KOKKOS_DEVICE_ID", "abc"),
+            "environment variable KOKKOS_DEVICE_ID=abc: must be a whole number from 0 to 255");
+  EXPECT_EQ(environment_error("KOKKOS_DISABLE_WARNINGS", "maybe"),
+            "environment variable KOKKOS_DISABLE_WARNINGS=maybe: use yes, no, true, false, 1 or 0");
+  EXPECT_EQ(environment_error("KOKKOS_NUM_THREADS", "2"), "");
+  if (kokkos4) {
+    EXPECT_EQ(environment_error("KOKKOS_MAP_DEVICE_ID_BY", "rank"),
+              "environment variable KOKKOS_MAP_DEVICE_ID_BY=rank: use random or mpi_rank");
+    EXPECT_EQ(environment_error("KOKKOS_VISIBLE_DEVICES", "0,x"),
+              "environment variable KOKKOS_VISIBLE_DEVICES=x: must be a whole number from 0 to 255");
+    EXPECT_EQ(environment_error("KOKKOS_VISIBLE_DEVICES", "0,1"), "");
   }
 }
 

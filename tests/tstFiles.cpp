@@ -4,8 +4,10 @@
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/input_file.hpp>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -109,6 +111,54 @@ TEST(ColumnFile, RefusesAMalformedLineNamingFileAndLine) {
   EXPECT_EQ(error_of([] { pk::read_columns("/nonexistent-pk/data.txt", 3, "x y z"); }),
             "/nonexistent-pk/data.txt: cannot be opened (No such file or directory)");
   fs::remove_all(dir);
+}
+
+TEST(InputFile, ReadsARegularFileWhole) {
+  const auto dir = fresh_directory("input");
+  const auto path = (dir / "data.txt").string();
+  const std::string text("1 2 3\n\0binary\xff", 14);
+  std::ofstream(path, std::ios::binary) << text;
+  EXPECT_EQ(pk::read_input_file(path), text);
+  EXPECT_EQ(pk::read_input_file(path, text.size()), text);
+  fs::remove_all(dir);
+}
+
+TEST(InputFile, RefusesWhatIsNotARegularFileAtOnce) {
+  const auto dir = fresh_directory("input-kinds");
+  const auto fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // No writer ever opens the FIFO: reading it would block for ever.
+  EXPECT_EQ(error_of([&] { pk::read_input_file(fifo); }), fifo + ": is a FIFO, not a regular file");
+  EXPECT_EQ(error_of([&] { pk::read_input_file(dir.string(), pk::max_input_bytes, "--data x"); }),
+            "--data x: is a directory, not a regular file");
+  if (fs::exists("/dev/zero"))
+    EXPECT_EQ(error_of([] { pk::read_columns("/dev/zero", 3, "x y z"); }),
+              "/dev/zero: is a character device, not a regular file");
+  EXPECT_EQ(error_of([] { pk::read_input_file("/nonexistent-pk/x"); }),
+            "/nonexistent-pk/x: cannot be opened (No such file or directory)");
+  fs::remove_all(dir);
+}
+
+TEST(InputFile, RefusesAFileLargerThanItsBound) {
+  const auto dir = fresh_directory("input-big");
+  const auto path = (dir / "big.txt").string();
+  std::ofstream(path) << std::string(100, '1');
+  EXPECT_EQ(error_of([&] { pk::read_input_file(path, 64); }),
+            path + ": holds 100 bytes, more than the 64 bytes an input file may hold here");
+  {
+    std::ofstream sparse(path);  // 3 GB that take no disk: refused from its size, unread
+  }
+  fs::resize_file(path, 3000000000);
+  EXPECT_EQ(error_of([&] { pk::read_input_file(path); }),
+            path + ": holds 3 GB, more than the 1.07 GB an input file may hold here");
+  fs::remove_all(dir);
+}
+
+TEST(Process, ProbesSucceedOrFailQuietly) {
+  EXPECT_TRUE(pk::program_succeeds({"true"}));
+  EXPECT_FALSE(pk::program_succeeds({"false"}));
+  EXPECT_FALSE(pk::program_succeeds({"ls", "/nonexistent-pk"}));  // its complaint goes to /dev/null
+  EXPECT_FALSE(pk::program_succeeds({"pk-no-such-program"}));
 }
 
 TEST(Process, ArgumentsReachTheProgramVerbatim) {

@@ -1,6 +1,7 @@
 #include <pk/app/process.hpp>
 #include <pk/core/error.hpp>
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -11,18 +12,43 @@ extern char** environ;
 
 namespace pk {
 
-int run_program(const std::vector<std::string>& argv) {
+namespace {
+
+// Starts argv (its output to /dev/null when `quiet`) and waits for it: its status as
+// run_program() gives it, or -1 with `failed` set to the errno when it cannot start.
+int spawn_and_wait(const std::vector<std::string>& argv, bool quiet, int& failed) {
   require(!argv.empty(), "run_program: no program given");
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (quiet) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  }
   pid_t pid = 0;
-  const int failed = ::posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
-  require(failed == 0, "cannot start " + argv[0] + ": " + std::strerror(failed));
+  failed = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (failed != 0) return -1;
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
     require(errno == EINTR, "waiting for " + argv[0] + " failed: " + std::strerror(errno));
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+int run_program(const std::vector<std::string>& argv) {
+  int failed = 0;
+  const int status = spawn_and_wait(argv, false, failed);
+  require(failed == 0, "cannot start " + argv[0] + ": " + std::strerror(failed));
+  return status;
+}
+
+bool program_succeeds(const std::vector<std::string>& argv) {
+  int failed = 0;
+  return spawn_and_wait(argv, true, failed) == 0 && failed == 0;
 }
 
 }  // namespace pk

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -12,7 +13,7 @@ namespace pk {
 
 namespace {
 
-enum class Value { none, flag, threads, device, device_count, text, mapping };
+enum class Value { none, flag, threads, device, device_count, device_list, text, mapping };
 
 // The options this Kokkos reads, and the value each takes; the deprecated spellings that
 // Kokkos 3.4 still reads with a warning are left out, so that one spelling works.
@@ -68,10 +69,68 @@ long parse_count(const std::string& option, const std::string& text, long low, l
   return value;
 }
 
+// Refuses `value` of the option or variable `name` unless it is of the kind Kokkos reads.
+void check_value(const std::string& name, Value kind, const std::string& value) {
+  const long max_threads = 4 * std::max(1u, std::thread::hardware_concurrency());
+  switch (kind) {
+    case Value::threads:
+      parse_count(name, value, 1, max_threads);
+      break;
+    case Value::device:
+      parse_count(name, value, 0, 255);
+      break;
+    case Value::device_count: {  // N or N,M: N devices, M of them skipped
+      const auto comma = value.find(',');
+      parse_count(name, value.substr(0, comma), 1, 256);
+      if (comma != std::string::npos) parse_count(name, value.substr(comma + 1), 0, 255);
+      break;
+    }
+    case Value::device_list: {  // ids separated by commas
+      std::size_t begin = 0;
+      for (std::size_t comma; (comma = value.find(',', begin)) != std::string::npos; begin = comma + 1)
+        parse_count(name, value.substr(begin, comma - begin), 0, 255);
+      parse_count(name, value.substr(begin), 0, 255);
+      break;
+    }
+    case Value::flag: {  // Kokkos 4 reads --kokkos-FLAG=yes|no (any case) too
+      std::string lower = value;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      require(lower == "yes" || lower == "true" || lower == "1" || lower == "no" || lower == "false" || lower == "0",
+              name + "=" + value + ": use yes, no, true, false, 1 or 0");
+      break;
+    }
+    case Value::mapping:
+      require(value == "random" || value == "mpi_rank", name + "=" + value + ": use random or mpi_rank");
+      break;
+    default:
+      require(!value.empty(), name + " needs a value: " + name + "=VALUE");
+  }
+}
+
+// The environment variables this Kokkos reads with a value it parses: Kokkos aborts, throws
+// or silently skips what it cannot parse.
+const std::map<std::string, Value>& kokkos_environment() {
+  static const std::map<std::string, Value> variables = {
+    {"KOKKOS_NUM_THREADS", Value::threads},
+    {"KOKKOS_DEVICE_ID", Value::device},
+    {"KOKKOS_DISABLE_WARNINGS", Value::flag},
+    {"KOKKOS_TUNE_INTERNALS", Value::flag},
+#if KOKKOS_VERSION >= 40000
+    {"KOKKOS_MAP_DEVICE_ID_BY", Value::mapping},
+    {"KOKKOS_PRINT_CONFIGURATION", Value::flag},
+    {"KOKKOS_VISIBLE_DEVICES", Value::device_list},
+#else
+    {"KOKKOS_NUMA", Value::threads},
+    {"KOKKOS_NUM_DEVICES", Value::device_count},
+    {"KOKKOS_SKIP_DEVICE", Value::device},
+#endif
+  };
+  return variables;
+}
+
 }  // namespace
 
 void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
-  const long max_threads = 4 * std::max(1u, std::thread::hardware_concurrency());
   for (const std::string& arg : kokkos_args) {
     const auto equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
@@ -88,38 +147,18 @@ void check_kokkos_options(const std::vector<std::string>& kokkos_args) {
       continue;
     }
     require(equals != std::string::npos, name + " needs a value: " + name + "=VALUE");
-    const std::string value = arg.substr(equals + 1);
-    switch (known->second) {
-      case Value::threads:
-        parse_count(name, value, 1, max_threads);
-        break;
-      case Value::device:
-        parse_count(name, value, 0, 255);
-        break;
-      case Value::device_count: {  // N or N,M: N devices, M of them skipped
-        const auto comma = value.find(',');
-        parse_count(name, value.substr(0, comma), 1, 256);
-        if (comma != std::string::npos) parse_count(name, value.substr(comma + 1), 0, 255);
-        break;
-      }
-      case Value::flag: {  // Kokkos 4 reads --kokkos-FLAG=yes|no (any case) too
-        std::string lower = value;
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-        require(lower == "yes" || lower == "true" || lower == "1" || lower == "no" || lower == "false" || lower == "0",
-                name + "=" + value + ": use yes, no, true, false, 1 or 0");
-        break;
-      }
-      case Value::mapping:
-        require(value == "random" || value == "mpi_rank", name + "=" + value + ": use random or mpi_rank");
-        break;
-      default:
-        require(!value.empty(), name + " needs a value: " + name + "=VALUE");
-    }
+    check_value(name, known->second, arg.substr(equals + 1));
   }
+}
+
+void check_kokkos_environment() {
+  for (const auto& [variable, kind] : kokkos_environment())
+    if (const char* value = std::getenv(variable.c_str())) check_value("environment variable " + variable, kind, value);
 }
 
 Session::Session(const std::vector<std::string>& kokkos_args) : args_{"pk"} {
   check_kokkos_options(kokkos_args);
+  check_kokkos_environment();
   require_spaces_startable();
   args_.insert(args_.end(), kokkos_args.begin(), kokkos_args.end());
   for (auto& arg : args_) argv_.push_back(arg.data());

@@ -4,8 +4,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +19,10 @@ namespace pk {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The temporary file being written, for remove_unfinished_file(); set only while it exists.
+char unfinished[4096];
+volatile std::sig_atomic_t has_unfinished = 0;
 
 // Streams the content into an open file and closes it; false when a write or the close failed.
 bool write_stream(const std::string& path, std::ios::openmode mode, const std::function<void(std::ostream&)>& write) {
@@ -54,14 +60,25 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
     return;
   }
   const std::string temporary = create_temporary(fs::path(path));
+  if (temporary.size() < sizeof unfinished) {
+    std::copy(temporary.begin(), temporary.end(), unfinished);
+    unfinished[temporary.size()] = '\0';
+    has_unfinished = 1;
+  }
   try {
     require(write_stream(temporary, std::ios::trunc, write), "writing '" + path + "' failed (disk full?)");
     fs::rename(temporary, path, ec);
+    has_unfinished = 0;
     require(!ec, "cannot write '" + path + "': " + ec.message());
   } catch (...) {
+    has_unfinished = 0;
     fs::remove(temporary, ec);
     throw;
   }
+}
+
+void remove_unfinished_file() noexcept {
+  if (has_unfinished) ::unlink(unfinished);
 }
 
 void make_directories(const std::string& path) {

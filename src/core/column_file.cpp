@@ -1,11 +1,9 @@
 #include <pk/core/column_file.hpp>
+#include <pk/core/input_file.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace pk {
@@ -28,8 +26,12 @@ Error file_error(const std::string& path, int line, const std::string& what) {
 
 std::vector<ColumnRow> read_columns(const std::string& path, int columns, const std::string& layout,
                                     bool beyond_range) {
-  std::ifstream in(path, std::ios::binary);
-  require(static_cast<bool>(in), path + ": cannot be opened (" + std::strerror(errno) + ")");
+  return parse_columns(read_input_file(path), path, columns, layout, beyond_range);
+}
+
+std::vector<ColumnRow> parse_columns(const std::string& text, const std::string& source, int columns,
+                                     const std::string& layout, bool beyond_range) {
+  std::istringstream in(text);
   const std::string expected = "expected " + std::to_string(columns) + " numbers '" + layout + "'";
   std::vector<ColumnRow> rows;
   std::string line;
@@ -41,17 +43,16 @@ std::vector<ColumnRow> read_columns(const std::string& path, int columns, const 
       char* end = nullptr;
       const double value = std::strtod(token.c_str(), &end);
       if (end != token.c_str() + token.size())
-        throw file_error(path, number, expected + ", found '" + shown(token) + "'");
+        throw file_error(source, number, expected + ", found '" + shown(token) + "'");
       if (std::isnan(value) || (std::isinf(value) && !beyond_range))  // beyond range: strtod gives +-inf
-        throw file_error(path, number, "'" + shown(token) + "' is not a finite number");
+        throw file_error(source, number, "'" + shown(token) + "' is not a finite number");
       row.values.push_back(value);
     }
     if (row.values.empty()) continue;
     if (static_cast<int>(row.values.size()) != columns)
-      throw file_error(path, number, expected + ", found " + std::to_string(row.values.size()));
+      throw file_error(source, number, expected + ", found " + std::to_string(row.values.size()));
     rows.push_back(std::move(row));
   }
-  require(in.eof(), path + ": reading failed");
   return rows;
 }
 

@@ -1,5 +1,6 @@
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/input_file.hpp>
 #include <pk/gbees/parameters.hpp>
 
 #include <algorithm>
@@ -76,8 +77,12 @@ void validate(const Parameters& p, int n) {
 }
 
 std::vector<Measurement> read_measurements(const std::string& path, int n) {
+  return parse_measurements(read_input_file(path), path, n);
+}
+
+std::vector<Measurement> parse_measurements(const std::string& text, const std::string& path, int n) {
   std::vector<Measurement> out;
-  for (const ColumnRow& row : read_columns(path, 4, "time component value std")) {
+  for (const ColumnRow& row : parse_columns(text, path, 4, "time component value std")) {
     const double t = row.values[0], component = row.values[1];
     if (!(component == std::floor(component) && component >= 1 && component <= n))
       throw file_error(path, row.line, "component " + str(component) + " not in 1.." + std::to_string(n));

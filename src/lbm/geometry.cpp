@@ -1,10 +1,11 @@
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/input_file.hpp>
 #include <pk/lbm/geometry.hpp>
 
 #include <algorithm>
-#include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace pk::lbm {
@@ -151,16 +152,28 @@ Geometry parse_flag_text(const std::string& text, const std::string& source_name
     std::string word, rest;
     if (!(d >> word) || word != "data" || (d >> rest)) throw fail(header_line[3], "line 'data' is missing");
   }
+  const std::int64_t cells = n[0] * n[1] * n[2];
+  ++line_number;  // the data start on the line after 'data'
+  {
+    // Too few symbols are found before the cells are allocated: a short file declaring a
+    // large lattice is refused without taking the lattice's memory.
+    const std::streamoff data = in.tellg();  // -1 when the header ended the text
+    std::int64_t symbols = 0;
+    int line = line_number, last_data_line = header_line[3];
+    for (std::size_t i = data < 0 ? text.size() : static_cast<std::size_t>(data); i < text.size(); ++i) {
+      if (text[i] == '\n') ++line;
+      if (text[i] != ' ' && text[i] != '\n' && text[i] != '\t' && text[i] != '\r') ++symbols, last_data_line = line;
+    }
+    if (symbols < cells)
+      throw fail(last_data_line,
+                 "data holds " + std::to_string(symbols) + " cells, size declares " + std::to_string(cells));
+  }
   Geometry geometry(static_cast<int>(n[0]), static_cast<int>(n[1]), static_cast<int>(n[2]), periodic);
   std::int64_t cell = 0;
-  const std::int64_t cells = geometry.cell_count();
-  ++line_number;  // the data start on the line after 'data'
-  int last_data_line = header_line[3];
   char c;
   while (in.get(c)) {
     if (c == '\n') ++line_number;
     if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-    last_data_line = line_number;
     CellType type;
     switch (c) {
       case '.':
@@ -185,8 +198,6 @@ Geometry parse_flag_text(const std::string& text, const std::string& source_name
     geometry.set(x, y, z, type);
     ++cell;
   }
-  if (cell != cells)
-    throw fail(last_data_line, "data holds " + std::to_string(cell) + " cells, size declares " + std::to_string(cells));
   try {
     geometry.validate();
   } catch (const Error& e) {
@@ -196,11 +207,8 @@ Geometry parse_flag_text(const std::string& text, const std::string& source_name
 }
 
 Geometry read_flag_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  require(static_cast<bool>(in), "flag file ", path, ": cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_flag_text(text.str(), path);
+  // 2 GiB: line numbers stay ints, and it holds a lattice of 2e9 cells, more than a GPU can take.
+  return parse_flag_text(read_input_file(path, std::numeric_limits<int>::max(), "flag file " + path), path);
 }
 
 void write_flag_file(const Geometry& geometry, const std::string& path) {

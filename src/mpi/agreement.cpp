@@ -7,10 +7,22 @@ namespace {
 // `message` of rank `root` on every rank.
 std::string broadcast(const Communicator& comm, std::string message, int root) {
   int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, root, comm.get());
+  MPI_Request request;
+  MPI_Ibcast(&length, 1, MPI_INT, root, comm.get(), &request);
+  wait_all(1, &request);
   message.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, root, comm.get());
+  MPI_Ibcast(message.data(), length, MPI_CHAR, root, comm.get(), &request);
+  wait_all(1, &request);
   return message;
+}
+
+// The reduction `op` of an int over the ranks.
+int reduce(const Communicator& comm, int value, MPI_Op op) {
+  int result = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&value, &result, 1, MPI_INT, op, comm.get(), &request);
+  wait_all(1, &request);
+  return result;
 }
 
 }  // namespace
@@ -26,10 +38,9 @@ void collectively(const Communicator& comm, const std::function<void()>& body) {
     failed = true;
     message = e.what();
   }
-  int mine = failed ? comm.rank() : comm.size(), first = 0, count = failed ? 1 : 0, failures = 0;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm.get());
+  const int first = reduce(comm, failed ? comm.rank() : comm.size(), MPI_MIN);
   if (first == comm.size()) return;
-  MPI_Allreduce(&count, &failures, 1, MPI_INT, MPI_SUM, comm.get());
+  const int failures = reduce(comm, failed ? 1 : 0, MPI_SUM);
   message = broadcast(comm, message, first);
   throw AgreedError(failures == comm.size() ? message : "rank " + std::to_string(first) + ": " + message);
 }

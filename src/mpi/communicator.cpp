@@ -1,9 +1,109 @@
+#include <pk/core/atomic_file.hpp>
+#include <pk/core/error.hpp>
 #include <pk/mpi/communicator.hpp>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace pk::mpi {
+
+namespace {
+
+int world_rank = 0, world_size = 1;
+constexpr double default_timeout = 300;  // seconds: longer than a healthy run's waits (output, a slow rank)
+
+// Another rank of this node, watched while waiting.
+struct Peer {
+  int rank;
+  long pid;
+};
+std::vector<Peer> node_peers;
+
+std::string executable(long pid) {
+  char path[4096];
+  const ssize_t length = ::readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), path, sizeof path);
+  return length > 0 ? std::string(path, static_cast<std::size_t>(length)) : "";
+}
+
+// Whether process `pid` still runs: it exists and is not a zombie its parent has yet to reap.
+bool running(long pid) {
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const auto name_end = text.rfind(')');  // "PID (NAME) STATE ...": NAME may hold anything
+  return name_end == std::string::npos || text.compare(name_end, 3, ") Z") != 0;
+}
+
+// The other ranks of this node that this process can watch: the same program, in the same
+// process namespace (a rank in a container of its own is left to the timeout).
+void find_node_peers() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &node);
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  long mine[2] = {world_rank, static_cast<long>(::getpid())};
+  std::vector<long> all(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, node);
+  MPI_Comm_free(&node);
+  const std::string self = executable(::getpid());
+  for (int i = 0; i < size; ++i) {
+    const Peer peer{static_cast<int>(all[2 * i]), all[2 * i + 1]};
+    if (peer.rank != world_rank && running(peer.pid) && !self.empty() && executable(peer.pid) == self)
+      node_peers.push_back(peer);
+  }
+}
+
+// "PROGRAM: rank R of N: what\n", written whole by one write(): the other ranks' lines, which
+// the launcher forwards beside it, cannot cut into it.
+std::string rank_line(const std::string& what) {
+  return std::string(program_invocation_short_name) + ": rank " + std::to_string(world_rank) + " of " +
+         std::to_string(world_size) + ": " + what + "\n";
+}
+
+void write_line(const std::string& line) {
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line.data(), line.size());  // ends anyway
+}
+
+// Ends the process with one line on stderr: no unwinding, no MPI_Finalize (it would wait for
+// the lost rank).
+[[noreturn]] void give_up(int status, const std::string& why) {
+  std::cout.flush();
+  std::fflush(stdout);
+  write_line(rank_line(why));
+  std::_Exit(status);
+}
+
+// The lines end_at_signals() prints, made before a signal comes: a handler may only write.
+std::string signal_line[2];
+
+extern "C" void end_now(int signal) {
+  remove_unfinished_file();
+  write_line(signal_line[signal == SIGINT ? 0 : 1]);
+  ::_exit(128 + signal);
+}
+
+}  // namespace
+
+void end_at_signals() {
+  const char* names[2] = {"SIGINT", "SIGTERM"};
+  for (int i = 0; i < 2; ++i) signal_line[i] = rank_line(std::string("stopped by ") + names[i]);
+  struct sigaction action = {};
+  action.sa_handler = end_now;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
 
 bool launched_by_mpi() {
   if (const char* forced = std::getenv("PK_MPI")) return std::string(forced) == "1";
@@ -18,10 +118,59 @@ Environment::Environment(int& argc, char**& argv) : started_(launched_by_mpi()) 
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  world_size = ranks_;
+  find_node_peers();
 }
 
 Environment::~Environment() {
   if (started_) MPI_Finalize();
+}
+
+double wait_timeout() {
+  const char* text = std::getenv("PK_MPI_TIMEOUT");
+  if (!text) return default_timeout;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  require(*text && *end == '\0' && seconds > 0 && seconds <= 1e9, "PK_MPI_TIMEOUT=", text,
+          ": give the seconds a rank waits for the others before it stops (a number > 0)");
+  return seconds;
+}
+
+void wait_all(int count, MPI_Request* requests) {
+  using Clock = std::chrono::steady_clock;
+  // run_program refuses a bad PK_MPI_TIMEOUT up front; a wait, inside the agreement on that
+  // refusal perhaps, takes the default instead.
+  static const double timeout = [] {
+    try {
+      return wait_timeout();
+    } catch (const Error&) {
+      return default_timeout;
+    }
+  }();
+  const auto start = Clock::now();
+  auto checked = start;
+  for (;;) {
+    int done = 0;
+    MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE);
+    if (done) return;
+    const auto now = Clock::now();
+    if (now - checked > std::chrono::milliseconds(500)) {
+      checked = now;
+      for (const Peer& peer : node_peers)
+        if (!running(peer.pid))
+          give_up(3, "rank " + std::to_string(peer.rank) + " (process " + std::to_string(peer.pid) +
+                         " on this node) has ended; the run cannot go on without it");
+      const double waited = std::chrono::duration<double>(now - start).count();
+      if (waited > timeout) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", timeout);
+        give_up(3, std::string("no message from the other ranks for ") + seconds +
+                       " s: one has died or hangs (PK_MPI_TIMEOUT sets how long a rank waits)");
+      }
+    }
+    std::this_thread::yield();
+  }
 }
 
 Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
@@ -35,13 +184,17 @@ Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
 
 double Communicator::sum(double value) const {
   double total = 0;
-  MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  MPI_Request request;
+  MPI_Iallreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm_, &request);
+  wait_all(1, &request);
   return total;
 }
 
 double Communicator::max(double value) const {
   double largest = 0;
-  MPI_Allreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  MPI_Request request;
+  MPI_Iallreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, comm_, &request);
+  wait_all(1, &request);
   return largest;
 }
 

@@ -1,6 +1,9 @@
 // Observation sets on the host: checks before any device work, and reading them from text.
 #include <pk/core/column_file.hpp>
-#include <pk/rfilter/observations.hpp>
+#include <pk/core/input_file.hpp>
+#include <pk/rfilter/observation_set.hpp>
+
+#include <cmath>
 
 namespace pk::rfilter {
 
@@ -28,9 +31,11 @@ void check_observations(const ObservationSet& obs, const Grid& grid) {
   }
 }
 
-ObservationSet read_observations(const std::string& path) {
+ObservationSet read_observations(const std::string& path) { return parse_observations(read_input_file(path), path); }
+
+ObservationSet parse_observations(const std::string& text, const std::string& source) {
   ObservationSet obs;
-  for (const ColumnRow& row : read_columns(path, 5, "x y z value error_std")) {
+  for (const ColumnRow& row : parse_columns(text, source, 5, "x y z value error_std")) {
     obs.x.push_back(row.values[0]);
     obs.y.push_back(row.values[1]);
     obs.z.push_back(row.values[2]);

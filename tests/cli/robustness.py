@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile-user checks of the programs, one per ctest test:
 
-  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz
+  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz | input-files | memory-limit | plot
 
 full-disk: a file size limit (RLIMIT_FSIZE) makes writes fail part way: the program must
   exit 2 and leave no file, whole or partial, under a final name.
@@ -11,10 +11,19 @@ interrupt: SIGINT / SIGTERM stop a run at a safe point: status 130 / 143, a summ
 shell: an --out holding shell syntax runs no command (pk-gbees --plot).
 fuzz: mutated command lines and input files (fixed seed, bounded count): every case ends
   with status 0 or 2 and at most one line on stderr, in time, never by a signal.
+input-files: a device, a directory, a FIFO and an oversized file given to every option that
+  reads a file: status 2 and one line each, at once (a FIFO without a writer must not block).
+memory-limit: an address-space limit (ulimit -v, RLIMIT_AS) is honoured: a run that cannot
+  fit is refused up front, one that fits runs, and a GBEES grid that outgrows the limit part
+  way (lowered while it runs) stops with one line naming what fits, status 2, and the run
+  until then written.
+plot: pk-gbees --plot finds a Python that has matplotlib past a python3 without it first on
+  PATH, and says what to install when PK_PYTHON names one without it.
 """
 import json
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -35,8 +44,9 @@ def program(name):
     raise SystemExit(f"{name} not found under {BIN}")
 
 
-def run(argv, timeout=20, **kwargs):
-    return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, env=ENV, **kwargs)
+def run(argv, timeout=20, env=None, **kwargs):
+    return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout, env=env or ENV,
+                          **kwargs)
 
 
 def check(condition, what):
@@ -112,9 +122,112 @@ def shell(tmp):
     marker = os.path.join(tmp, "injected")
     out_dir = os.path.join(tmp, f"out'; touch {marker}; echo '")
     r = run([program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
-             "--plot", "--out", out_dir])
+             "--plot", "--out", out_dir], timeout=120)  # matplotlib starts slowly
     check(r.returncode in (0, 2), f"pk-gbees --plot: status {r.returncode}, stderr {r.stderr!r}")
     check(not os.path.exists(marker), "pk-gbees --plot ran a command from --out")
+
+
+def one_error_line(r, name, pattern):
+    """Status 2 and stderr one line "NAME: error: ..." matching pattern."""
+    lines = [line for line in r.stderr.split("\n") if line]
+    return r.returncode == 2 and len(lines) == 1 and re.match(f"{name}: error: {pattern}", lines[0]) is not None
+
+
+def input_files(tmp):
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    big = os.path.join(tmp, "big.txt")
+    with open(big, "wb") as f:
+        f.truncate((1 << 31) + 1)  # sparse: past every reader's bound (flag files 2 GiB, others 1 GiB)
+    readers = [
+        [program("pk-lbm"), "--space", "openmp", "--flag-file"],
+        [program("pk-gbees"), "--space", "openmp", "--config"],
+        [program("pk-gbees"), "--space", "openmp", "--measurement-file"],
+        [program("pk-gbees"), "--space", "openmp", "--ensemble"],
+        [program("pk-3dvar"), "--space", "openmp", "--observation-file"],
+        [program("pk-matern"), "loglik", "--space", "openmp", "--data"],
+    ]
+    cases = [("/dev/zero", "is a character device, not a regular file"),
+             (tmp, "is a directory, not a regular file"),
+             (fifo, "is a FIFO, not a regular file"),
+             (big, r"holds 2.15 GB, more than the [0-9.]+ [MG]B an input file may hold here")]
+    for argv in readers:
+        for path, what in cases:
+            shown = " ".join(os.path.basename(a) for a in argv + [path])
+            try:
+                r = run(argv + [path], timeout=20, cwd=tmp)
+            except subprocess.TimeoutExpired:
+                check(False, f"hang: {shown}")
+                continue
+            name = os.path.basename(argv[0])
+            check(one_error_line(r, name, f".*{re.escape(path)}: {what}$"),
+                  f"{shown}: status {r.returncode}, stderr {r.stderr!r}")
+
+
+def limit_address_space(size):
+    def apply():
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    return apply
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def memory_limit(tmp):
+    ulimit_v = limit_address_space(4000000 * 1024)  # ulimit -v 4000000
+    out = os.path.join(tmp, "out")
+    r = run([program("pk-matern"), "loglik", "--space", "openmp", "-n", "30000", "--out", out], preexec_fn=ulimit_v)
+    check(one_error_line(r, "pk-matern", r"openmp: 30000 locations needs about 7.2 GB, only [0-9.]+ GB available: "
+                                         r"about [0-9]+ locations fit \(lower --locations"),
+          f"pk-matern -n 30000 under ulimit -v 4000000: status {r.returncode}, stderr {r.stderr!r}")
+    r = run([program("pk-matern"), "loglik", "--space", "openmp", "-n", "400", "--out", out], preexec_fn=ulimit_v)
+    check(r.returncode == 0, f"pk-matern -n 400 under ulimit -v 4000000: status {r.returncode}, stderr {r.stderr!r}")
+    # A GBEES grid that outgrows the address space part way: once the paper's Lorenz '63 run is
+    # under way (its grid grows tenfold after t = 0.5), its limit is lowered to what it maps
+    # plus 1 MB (prlimit), which the next growths cannot fit in.
+    gbees = os.path.join(tmp, "gbees")
+    p = subprocess.Popen([program("pk-gbees"), "--space", "openmp", "--no-measurements", "--snapshots", "20",
+                          "--progress", "0", "--out", gbees], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, errors="replace", env=ENV)
+    while p.poll() is None and cpu_seconds(p.pid) < 0.3:  # past Kokkos' start, into the steps
+        time.sleep(0.02)
+    with open(f"/proc/{p.pid}/status") as status:
+        mapped = [int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:")][0]
+    resource.prlimit(p.pid, resource.RLIMIT_AS, (mapped + (1 << 20), resource.RLIM_INFINITY))
+    out, err = p.communicate(timeout=120)
+    r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
+    check(one_error_line(r, "pk-gbees", r"openmp: the grid outgrew the memory at t = [0-9.]+ \([0-9]+ cells\): .*"
+                                        r"about [0-9]+ cells fit: set --max-cells below that.*; the run until then is in "),
+          f"pk-gbees growing past its address space: status {r.returncode}, stderr {r.stderr!r}")
+    summary = os.path.join(gbees, "gbees-lorenz63-openmp.json")
+    check(os.path.exists(summary), "pk-gbees growing past its address space wrote no summary")
+    if os.path.exists(summary):
+        record = json.load(open(summary))
+        check(record["completed"] is False and "stopped" in record and not record["interrupted"],
+              f"pk-gbees growing past its address space: summary {record.get('completed')}, {record.get('stopped')}")
+        marginals = files_under(os.path.join(gbees, "gbees-lorenz63-openmp"))
+        check(len(marginals) >= 6, f"pk-gbees growing past its address space kept {len(marginals)} marginal files")
+    check(not [f for f in files_under(tmp) if ".tmp-" in f], "temporary files left")
+
+
+def plot(tmp):
+    fake = os.path.join(tmp, "bin")
+    os.makedirs(fake)
+    os.symlink("/bin/false", os.path.join(fake, "python3"))  # a python3 without matplotlib
+    argv = [program("pk-gbees"), "--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1",
+            "--progress", "0", "--plot", "--out", os.path.join(tmp, "out")]
+    debian = subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"], capture_output=True).returncode == 0
+    r = run(argv, env=dict(ENV, PATH=fake + ":" + ENV.get("PATH", "")), timeout=120)  # matplotlib starts slowly
+    if debian:
+        check(r.returncode == 0 and [f for f in files_under(tmp) if f.endswith(".png")],
+              f"pk-gbees --plot with a python3 without matplotlib first on PATH: status {r.returncode}, {r.stderr!r}")
+    r = run(argv, env=dict(ENV, PK_PYTHON=os.path.join(fake, "python3")))
+    check(one_error_line(r, "pk-gbees", r"--plot needs a Python with matplotlib, and PK_PYTHON=.* has it: install it "
+                                        r"\(Debian: apt-get install python3-matplotlib"),
+          f"pk-gbees --plot with PK_PYTHON without matplotlib: status {r.returncode}, stderr {r.stderr!r}")
 
 
 HOSTILE = ["-1", "0", "-2", "nan", "inf", "-inf", "1e308", "", "abc", "99999999999999999999", "-2147483648",
@@ -219,7 +332,8 @@ def fuzz(tmp):
 
 
 with tempfile.TemporaryDirectory(prefix="pk-robustness-") as tmp:
-    {"full-disk": full_disk, "stdout-full": stdout_full, "interrupt": interrupt, "shell": shell, "fuzz": fuzz}[sys.argv[2]](tmp)
+    {"full-disk": full_disk, "stdout-full": stdout_full, "interrupt": interrupt, "shell": shell, "fuzz": fuzz,
+     "input-files": input_files, "memory-limit": memory_limit, "plot": plot}[sys.argv[2]](tmp)
 if failures:
     sys.exit(f"{len(failures)} failure(s)")
 print("all passed")

@@ -2,14 +2,14 @@
 // Command lines of the apps and benchmarks: CLI11 for the program's own options, with
 // --kokkos-* options set apart for Kokkos (and checked, see session.hpp). Needs CLI11
 // (Debian: libcli11-dev).
-#include <pk/app/session.hpp>
-#include <pk/core/column_file.hpp>
+#include <pk/core/details/config_file.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/input_file.hpp>
+#include <pk/app/session.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -19,32 +19,10 @@ namespace pk {
 
 namespace Details {
 
-// A --config file holds "key = value" lines, the keys being long option names; '#' or ';'
-// start a comment line. CLI11 skips what it does not understand (unknown keys, sections,
-// lines without '='), so that a misspelt key would silently run the default case: refuse.
+// A --config file, read whole (a device or a FIFO is refused) and checked before CLI11 reads it.
 inline void check_config_file(const CLI::App& cli, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  require(static_cast<bool>(in), "--config " + path + ": cannot be opened");
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (std::any_of(line.begin(), line.end(), [](char c) { return c >= 0 && c < 32 && c != '\t'; }))
-      throw file_error(path, number, "not a line of text");
-    const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#' || line[first] == ';') continue;
-    if (line[first] == '[') throw file_error(path, number, "sections are not supported: write 'key = value' lines");
-    const auto equals = line.find('=');
-    if (equals == std::string::npos) throw file_error(path, number, "expected 'key = value'");
-    const auto last = line.find_last_not_of(" \t", equals - 1);
-    const std::string key = last == std::string::npos ? "" : line.substr(first, last - first + 1);
-    if (line.find_first_not_of(" \t", equals + 1) == std::string::npos)
-      throw file_error(path, number, "'" + key + "' has no value");
-    bool known = false;
-    for (const CLI::Option* option : cli.get_options())
-      if (option != cli.get_config_ptr() && option != cli.get_help_ptr())
-        for (const std::string& name : option->get_lnames()) known = known || name == key;
-    if (!known) throw file_error(path, number, "unknown key '" + key + "' (keys are the long options without '--')");
-  }
+  constexpr std::size_t max_config_bytes = 1 << 20;  // a few dozen options take a few kB
+  check_config_text(cli, read_input_file(path, max_config_bytes, "--config " + path), path);
 }
 
 }  // namespace Details

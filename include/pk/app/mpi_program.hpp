@@ -31,12 +31,16 @@ int run_program(const std::string& program, int argc, char** argv, const Parse& 
   const Communicator world;
   return run_app(program, world, [&] {
     decltype(parse(argc, argv)) setup;
-    collectively(world, [&] { setup = parse(argc, argv); });
+    collectively(world, [&] {
+      wait_timeout();  // a bad PK_MPI_TIMEOUT is bad input like the command line
+      setup = parse(argc, argv);
+    });
     if (!setup) return 0;
     const std::string command = command_line(argc, argv);
     require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
     std::optional<Session> session;
     collectively(world, [&] { session.emplace(rank_kokkos_arguments(world, setup->kokkos_args)); });
+    end_at_signals();
     return run(world, *setup, command);
   });
 }

@@ -10,4 +10,8 @@ namespace pk {
 // 128 + the signal number when a signal ended it. Throws pk::Error when it cannot start.
 int run_program(const std::vector<std::string>& argv);
 
+// Whether argv[0] starts and exits with status 0, its output discarded: a probe, such as
+// {"python3", "-c", "import matplotlib"}.
+bool program_succeeds(const std::vector<std::string>& argv);
+
 }  // namespace pk

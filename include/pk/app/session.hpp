@@ -19,9 +19,15 @@ namespace pk {
 // device ids: 0 to 255.
 void check_kokkos_options(const std::vector<std::string>& kokkos_args);
 
+// Refuses the environment variables this Kokkos reads (KOKKOS_NUM_THREADS, KOKKOS_DEVICE_ID,
+// ...) with a value it cannot parse or out of the ranges above (pk::Error): Kokkos aborts on
+// some and silently skips others.
+void check_kokkos_environment();
+
 class Session {
  public:
-  // kokkos_args: options for Kokkos itself (--kokkos-num-threads=..., ...), checked first.
+  // kokkos_args: options for Kokkos itself (--kokkos-num-threads=..., ...), checked first,
+  // and Kokkos' environment variables.
   explicit Session(const std::vector<std::string>& kokkos_args = {});
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

@@ -4,6 +4,7 @@
 // nearby locations are nearby rows and a tile of the matrix covers a compact patch), and
 // the generation of the n x n matrix on an execution space.
 #include <pk/besselk/besselk.hpp>
+#include <pk/besselk/locations.hpp>
 #include <pk/core/error.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -53,38 +54,6 @@ struct MaternKernel {
     return variance * ::exp(log_scale + nu * ::log(x) + k.log_value);
   }
 };
-
-// 2-D locations, structure of arrays.
-struct Locations {
-  std::vector<double> x, y;
-  std::size_t size() const { return x.size(); }
-};
-
-// The Morton (Z-order) key of a point of the unit square: 16 bits per axis, interleaved.
-inline std::uint32_t morton_key(double x, double y) {
-  const auto quantise = [](double v) {
-    const double c = std::min(std::max(v, 0.0), 1.0);
-    return static_cast<std::uint32_t>(c * 65535.0 + 0.5);
-  };
-  const auto spread = [](std::uint32_t v) {  // 16 bits -> every other bit of 32
-    v &= 0xFFFF;
-    v = (v | (v << 8)) & 0x00FF00FF;
-    v = (v | (v << 4)) & 0x0F0F0F0F;
-    v = (v | (v << 2)) & 0x33333333;
-    v = (v | (v << 1)) & 0x55555555;
-    return v;
-  };
-  return spread(quantise(x)) | (spread(quantise(y)) << 1);
-}
-
-// Sorts locations into Morton order (after scaling their bounding box into the unit
-// square). Throws pk::Error for fewer than 2 locations, non-finite coordinates or two
-// equal locations (the covariance matrix would be singular).
-Locations morton_ordered(const Locations& locations);
-
-// n locations on a jittered sqrt(n) x sqrt(n) grid in the unit square, as ExaGeoStat's
-// synthetic data, Morton-ordered.
-Locations synthetic_locations(std::size_t n, unsigned long seed);
 
 template <class Space>
 using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, typename Space::memory_space>;

@@ -14,6 +14,10 @@ namespace pk {
 // fails; the temporary file is removed and nothing new appears under `path`.
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+// Removes the temporary file of a write_file under way, if any, for a signal handler that
+// ends the program at once (async-signal-safe: no file is left half written).
+void remove_unfinished_file() noexcept;
+
 // Creates the directory `path` and its parents where missing; pk::Error when it cannot.
 void make_directories(const std::string& path);
 

@@ -9,23 +9,24 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
-#include <fstream>
+#include <functional>
 #include <string>
 
 namespace pk {
 
-// Host spaces: /proc/meminfo MemAvailable (4 GB, a modest assumption, without it). Other
-// spaces: Kokkos has no public free-memory query, so the largest single allocation that
-// succeeds is found by bisection (allocate, release) - portable to any backend.
+// The bytes this process may still allocate on the host: the least of the physical memory
+// available (/proc/meminfo MemAvailable), the address-space limit (RLIMIT_AS, ulimit -v)
+// less what the process maps, and the memory cgroup's limit less its usage (a batch
+// system's or a container's, cgroup v2 or v1).
+double host_available_bytes();
+
+// Host spaces: host_available_bytes(). Other spaces: Kokkos has no public free-memory
+// query, so the largest single allocation that succeeds is found by bisection (allocate,
+// release) - portable to any backend.
 template <class ExecutionSpace>
 double available_bytes(const ExecutionSpace& space) {
   if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible) {
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key, unit;
-    double kib = 0;
-    while (meminfo >> key >> kib >> unit)
-      if (key == "MemAvailable:") return kib * 1024;
-    return 4e9;
+    return host_available_bytes();
   } else {
     double lo = 0, hi = 4e12;  // bytes: lo fits, hi does not
     for (int i = 0; i < 40 && hi - lo > 64e6; ++i) {
@@ -42,16 +43,50 @@ double available_bytes(const ExecutionSpace& space) {
   }
 }
 
+// What to lower when a run does not fit, given the bytes it may use (90 % of those
+// available): "about N cells fit: use a smaller --grid" (empty: nothing to add).
+using MemoryAdvice = std::function<std::string(double available_bytes)>;
+
 // Refuses a run before it allocates when `bytes` would not fit in 90 % of what is available
 // on `space` (the rest for Kokkos, the runtime and what the estimate leaves out): pk::Error
-// "<space>: <what> needs about X GB, only Y GB available".
+// "<space>: <what> needs about X GB, only Y GB available: <advice>".
 template <class ExecutionSpace>
-void require_memory(const ExecutionSpace& space, double bytes, const std::string& what) {
+void require_memory(const ExecutionSpace& space, double bytes, const std::string& what,
+                    const MemoryAdvice& advice = {}) {
   const double available = available_bytes(space);
   if (bytes < 0.9 * available) return;
   char sizes[96];
   std::snprintf(sizes, sizeof sizes, " needs about %.3g GB, only %.3g GB available", bytes / 1e9, available / 1e9);
-  throw Error(std::string(SpaceTraits<ExecutionSpace>::name) + ": " + what + sizes);
+  throw Error(std::string(SpaceTraits<ExecutionSpace>::name) + ": " + what + sizes +
+              (advice ? ": " + advice(0.9 * available) : ""));
+}
+
+// A run that outgrew the memory part way, as a refusal (one line, status 2) that names the
+// allocation that failed.
+class OutOfMemory : public Error {
+ public:
+  using Error::Error;
+};
+
+// Whether `e` reports a failed allocation: pk::OutOfMemory, Kokkos 4's std::runtime_error
+// "Kokkos ERROR: ... memory space failed to allocate ...", or std::bad_alloc (Kokkos 3, the
+// standard library).
+bool is_allocation_failure(const std::exception& e);
+
+// Runs body() and returns what it returns; when an allocation in it fails (after what it
+// allocated has been freed), throws pk::OutOfMemory "<space>: <what> ran out of memory (<the
+// allocation>): <advice>", a refusal like require_memory's, instead of the internal error
+// it would otherwise end in.
+template <class ExecutionSpace, class Body>
+decltype(auto) refuse_if_out_of_memory(const ExecutionSpace& space, const std::string& what, const MemoryAdvice& advice,
+                                       Body&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    if (!is_allocation_failure(e)) throw;
+    throw OutOfMemory(std::string(SpaceTraits<ExecutionSpace>::name) + ": " + what + " ran out of memory (" + e.what() +
+                      ")" + (advice ? ": " + advice(0.9 * available_bytes(space)) : ""));
+  }
 }
 
 }  // namespace pk

@@ -17,6 +17,8 @@
 // (where the flux through that face is needed) without storing velocities per cell.
 // check_model<MyModel>() (which pk::gbees::Solver asserts) says at compile time what a type
 // lacks of this.
+#include <pk/gbees/parameters.hpp>  // max_dimension
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -25,9 +27,6 @@
 #include <utility>
 
 namespace pk::gbees {
-
-// The largest state dimension the solver handles (keys pack 64/n bits per axis).
-inline constexpr int max_dimension = 8;
 
 namespace Details {
 template <class Model, class = void>

@@ -1,13 +1,15 @@
 #pragma once
 // Run parameters of GBEES and their checks. Every value is validated before any device
-// work; a bad one raises pk::Error naming the value and what is allowed.
-#include <pk/gbees/models.hpp>
-
+// work; a bad one raises pk::Error naming the value and what is allowed. Free of Kokkos, so
+// that the fuzz targets (tests/fuzz) build the measurement and configuration checks alone.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace pk::gbees {
+
+// The largest state dimension the solver handles (keys pack 64/n bits per axis).
+inline constexpr int max_dimension = 8;
 
 // A measurement y_k = x_{component_k} + noise, noise ~ N(0, std_k^2), taken at `time`
 // (Bayes update, eq. 4, with a Gaussian likelihood).
@@ -59,6 +61,8 @@ void validate(const Parameters& parameters, int dimension);
 // (component 1-based as in the paper's x_3); lines with the same time form one
 // measurement; '#' starts a comment. Throws pk::Error on a missing file or a bad line.
 std::vector<Measurement> read_measurements(const std::string& path, int dimension);
+// The same for the content of a file; `source` names it in messages.
+std::vector<Measurement> parse_measurements(const std::string& text, const std::string& source, int dimension);
 
 // The paper's cases: Lorenz '63 (sec. 5.1.1, measurement x3 = -8, std 1 at t = 1, end t = 2)
 // and Lorenz '96 (sec. 5.1.2, F = 4, mean (F + 0.5, F, ...), std 0.2, h = 0.1, end t = 1.3).

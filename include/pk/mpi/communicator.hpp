@@ -38,6 +38,26 @@ class Environment {
 // PALS give their processes. PK_MPI=1 forces MPI on (another launcher), PK_MPI=0 off.
 bool launched_by_mpi();
 
+// Waits for `count` requests of a distributed run. A rank that dies (the node's
+// out-of-memory killer, a failed GPU) would leave the others waiting for ever in their next
+// exchange or collective unless the launcher ends them: mpirun (Open MPI 4.1) does, srun
+// without --kill-on-bad-exit does not. So this wait polls, and ends the process at once
+// with one line on stderr, "PROGRAM: rank R of N: ...", status 3, and without unwinding
+// (MPI may still write into the buffers), when another rank of this node has ended (seen
+// within half a second), or when nothing arrived for PK_MPI_TIMEOUT seconds (default 300: a
+// rank of another node has died or hangs). Files written before are whole
+// (pk/core/atomic_file.hpp). Every wait of the distributed codes and of this library goes
+// through it.
+void wait_all(int count, MPI_Request* requests);
+
+// PK_MPI_TIMEOUT in seconds (300 when unset); pk::Error unless it is a number > 0.
+double wait_timeout();
+
+// SIGINT and SIGTERM end this rank at once with one line, "PROGRAM: rank R of N: stopped by
+// SIGTERM", the file it was writing removed, status 130 or 143: one rank cannot stop a
+// distributed run at a safe point, and mpirun sends SIGTERM to the others when a rank dies.
+void end_at_signals();
+
 // A communicator (not owned): its rank and size, and the rank among the processes of this
 // node, which picks the node's GPU.
 class Communicator {

@@ -2,6 +2,7 @@
 // Observations of a gridded field and the observation operator H: trilinear interpolation
 // at each observation's position (grid coordinates, 0..n-1 per axis), and its transpose.
 #include <pk/core/error.hpp>
+#include <pk/rfilter/observation_set.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -10,31 +11,6 @@
 #include <vector>
 
 namespace pk::rfilter {
-
-// The analysis grid; fields are flat LayoutLeft vectors, x fastest.
-struct Grid {
-  int nx = 1, ny = 1, nz = 1;
-  long size() const { return static_cast<long>(nx) * ny * nz; }
-};
-
-inline void check_grid(const Grid& g) {
-  require(g.nx >= 1 && g.ny >= 1 && g.nz >= 1, "3D-Var: grid extents must be >= 1 (got " + std::to_string(g.nx) + "x" +
-                                                   std::to_string(g.ny) + "x" + std::to_string(g.nz) + ")");
-}
-
-// Host-side observation set, structure of arrays: position (x, y, z), value, error std.
-struct ObservationSet {
-  std::vector<double> x, y, z, value, error_std;
-  std::size_t size() const { return value.size(); }
-};
-
-// Throws pk::Error unless every array has one entry per observation, every position lies
-// in the grid (0 <= x <= nx-1, ...) and every error std is > 0.
-void check_observations(const ObservationSet& obs, const Grid& grid);
-
-// Reads "x y z value error_std" lines ('#' starts a comment). Throws pk::Error on a line
-// that is not five numbers, naming the file and line.
-ObservationSet read_observations(const std::string& path);
 
 // Observations in an execution space's memory: positions, values, and R^-1 = 1/std^2.
 template <class MemorySpace>

@@ -10,6 +10,7 @@
 // sets a flag on the device, and the host grows map and arrays and repeats the insertion
 // pass - nothing is dropped.
 #include <pk/core/error.hpp>
+#include <pk/core/memory.hpp>
 #include <pk/core/host_copies.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/gbees/details/key.hpp>
@@ -141,11 +142,10 @@ class SparseGrid {
       map_ = new_map(target);
       ++rehashes_;
       allocate_cells(map_.capacity());
-    } catch (const Error&) {
-      throw;
     } catch (const std::exception& e) {
-      throw Error("sparse grid: cannot allocate room for " + std::to_string(target) + " cells (" +
-                  std::to_string(allocated_bytes() / 1e9) + " GB held now): " + e.what());
+      if (!is_allocation_failure(e)) throw;
+      throw OutOfMemory("sparse grid: cannot allocate room for " + std::to_string(target) + " cells (" +
+                        std::to_string(allocated_bytes() / 1e9) + " GB held now): " + e.what());
     }
     insert_slots(count_);
   }

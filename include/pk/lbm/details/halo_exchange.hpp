@@ -126,7 +126,7 @@ class HaloExchange {
       copies_.fence();
       post_sends();
     }
-    MPI_Waitall(pending_, requests_, MPI_STATUSES_IGNORE);
+    mpi::wait_all(pending_, requests_);
     if (staged_) {
       for (int side = 0; side < 2; ++side)
         if (neighbour(side) >= 0) Kokkos::deep_copy(copies_, receive_[side], receive_host_[side]);

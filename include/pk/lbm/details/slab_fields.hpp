@@ -52,8 +52,11 @@ inline HostFields piece_fields(const mpi::Communicator& comm, const HostFields& 
         first[j] = mine.density[c];
         for (int k = 0; k < 3; ++k) first[face + 3 * j + k] = mine.velocity[3 * c + k];
       }
-  MPI_Sendrecv(first.data(), 4 * face, MPI_DOUBLE, rank > 0 ? rank - 1 : MPI_PROC_NULL, 0, next.data(), 4 * face,
-               MPI_DOUBLE, rank < ranks - 1 ? rank + 1 : MPI_PROC_NULL, 0, comm.get(), MPI_STATUS_IGNORE);
+  MPI_Request requests[2];
+  MPI_Irecv(next.data(), 4 * face, MPI_DOUBLE, rank < ranks - 1 ? rank + 1 : MPI_PROC_NULL, 0, comm.get(),
+            &requests[0]);
+  MPI_Isend(first.data(), 4 * face, MPI_DOUBLE, rank > 0 ? rank - 1 : MPI_PROC_NULL, 0, comm.get(), &requests[1]);
+  mpi::wait_all(2, requests);
   if (rank == ranks - 1) return mine;
   std::array<int, 3> bigger = size;
   ++bigger[slab.axis];

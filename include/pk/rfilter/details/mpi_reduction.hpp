@@ -2,6 +2,7 @@
 // CG's reductions in a distributed 3D-Var: this rank's part on its instance, summed over the
 // ranks of a communicator.
 #include <pk/core/blas.hpp>
+#include <pk/mpi/communicator.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -10,7 +11,7 @@
 
 namespace pk::rfilter::Details {
 
-// CG reductions summed over the ranks of a communicator; the time spent in MPI_Allreduce
+// CG reductions summed over the ranks of a communicator; the time spent in the reduction
 // (waiting for the slowest rank included) is added to *seconds where given.
 struct MpiReduction {
   MPI_Comm comm;
@@ -19,7 +20,9 @@ struct MpiReduction {
   double dot(const ExecutionSpace& space, const Vector& a, const Vector& b) const {
     double local = blas::dot(space, a, b), total = 0;
     Kokkos::Timer timer;
-    MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Request request;
+    MPI_Iallreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, comm, &request);
+    mpi::wait_all(1, &request);
     if (seconds) *seconds += timer.seconds();
     return total;
   }

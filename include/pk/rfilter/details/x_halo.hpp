@@ -120,7 +120,7 @@ class XHalo {
     post(MPI_Irecv, from_upper_, from_upper, upper_, 1, requests[1]);
     post(MPI_Isend, to_lower_, static_cast<int>(to_lower.extent(0)), lower_, 1, requests[2]);
     post(MPI_Isend, to_upper_, static_cast<int>(to_upper.extent(0)), upper_, 0, requests[3]);
-    MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
+    mpi::wait_all(4, requests);
     land(stage_in(from_lower_, from_lower), stage_in(from_upper_, from_upper));
     space_.fence();
     seconds_ += timer.seconds();
