@@ -41,6 +41,7 @@ if(PK_ENABLE_MPI)
   find_package(MPI REQUIRED COMPONENTS CXX)  # Debian: libopenmpi-dev
 endif()
 find_package(CLI11 REQUIRED)
+find_package(ZLIB REQUIRED)  # Debian: zlib1g-dev; CRC-32 of checkpoints
 if(PK_ENABLE_TESTS)
   find_package(GTest REQUIRED)
 endif()

@@ -45,4 +45,10 @@ double Communicator::max(double value) const {
   return largest;
 }
 
+unsigned Communicator::bit_or(unsigned value) const {
+  unsigned any = 0;
+  MPI_Allreduce(&value, &any, 1, MPI_UNSIGNED, MPI_BOR, comm_);
+  return any;
+}
+
 }  // namespace pk::mpi

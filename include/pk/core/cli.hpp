@@ -2,6 +2,7 @@
 // Command lines of the apps and benchmarks: CLI11 for the program's own options, with
 // --kokkos-* options set apart for Kokkos (and checked, see session.hpp). Needs CLI11
 // (Debian: libcli11-dev).
+#include <pk/core/checkpoint_schedule.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/session.hpp>
@@ -76,6 +77,17 @@ inline std::optional<std::vector<std::string>> parse_command_line(CLI::App& cli,
   std::reverse(kokkos.begin(), kokkos.end());
   check_kokkos_options(kokkos);
   return kokkos;
+}
+
+// The checkpoint options every long-running program takes (checkpoint_schedule.hpp); `unit`
+// names what --checkpoint-every counts ("steps", "CG iterations").
+inline void add_checkpoint_options(CLI::App& cli, CheckpointOptions& options, const std::string& unit) {
+  cli.add_option("--checkpoint", options.path,
+                 "write checkpoints to FILE: on SIGTERM, SIGINT or SIGUSR1, every --checkpoint-every " + unit +
+                     " or --checkpoint-seconds, and at the end (docs/jobs.md)");
+  cli.add_option("--checkpoint-every", options.every, unit + " between checkpoints (0: not by count)");
+  cli.add_option("--checkpoint-seconds", options.seconds, "wall-clock seconds between checkpoints (0: not by time)");
+  cli.add_option("--restart", options.restart, "continue the run a checkpoint FILE holds (the same options)");
 }
 
 }  // namespace pk

@@ -246,6 +246,9 @@ class Solver {
   }
 
   std::int64_t step_count() const { return steps_; }
+  // The lattice as stored (checkpoint.hpp): a restart writes it back and sets the step count.
+  const Distributions& lattice() const { return f_; }
+  void set_step_count(std::int64_t steps) { steps_ = steps; }
   const Geometry& geometry() const { return geometry_; }
   const Parameters& parameters() const { return parameters_; }
   const ExecutionSpace& space() const { return space_; }

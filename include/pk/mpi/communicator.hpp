@@ -51,6 +51,7 @@ class Communicator {
 
   double sum(double value) const;
   double max(double value) const;
+  unsigned bit_or(unsigned value) const;  // the bits any rank set
 
  private:
   MPI_Comm comm_;

@@ -8,6 +8,7 @@
 //     ...
 //   }
 #include <pk/core/app.hpp>
+#include <pk/core/interrupt.hpp>
 #include <pk/core/session.hpp>
 #include <pk/mpi/app.hpp>
 #include <pk/mpi/communicator.hpp>
@@ -32,6 +33,7 @@ int run_program(const std::string& program, int argc, char** argv, const Parse& 
     require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
     std::optional<Session> session;
     collectively(world, [&] { session.emplace(rank_kokkos_arguments(world, setup->kokkos_args)); });
+    catch_interrupts();  // run() stops when any rank was signalled (Communicator::bit_or)
     return run(world, *setup, command);
   });
 }

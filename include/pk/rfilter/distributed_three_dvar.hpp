@@ -50,6 +50,11 @@ inline XSlab x_slab(int nx, int ranks, int rank) {
 struct MpiReduction {
   MPI_Comm comm;
   double* seconds = nullptr;
+  bool any(bool yes) const {
+    int mine = yes ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LOR, comm);
+    return all != 0;
+  }
   template <class Vector>
   double dot(const Vector& a, const Vector& b) const {
     double local = KokkosBlas::dot(a, b), total = 0;
@@ -116,6 +121,8 @@ class DistributedThreeDVar {
   double communication_seconds() const { return halo_.seconds() + reduction_seconds_; }
   // Entries of this rank's slab vectors: slab x extent * ny * nz, x fastest.
   long local_size() const { return static_cast<long>(slab_.size()) * grid_.ny * grid_.nz; }
+  // Entries of CG's vectors on this rank: the slab in the extended layout (CgState).
+  long cg_size() const { return extended_grid_.size(); }
 
   // x = V x on this rank's slab (collective).
   void apply_v(const Vector& x) {
@@ -132,7 +139,9 @@ class DistributedThreeDVar {
   }
 
   // analysis = background + V v, v from CG on eq. (3) (collective; this rank's slabs).
-  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) {
+  // `control`: CG's (a restart, checkpoints), on vectors in the extended layout.
+  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations,
+                         const CgControl<Vector>& control = {}) {
     require(static_cast<long>(background.extent(0)) == local_size() &&
                 static_cast<long>(analysis.extent(0)) == local_size(),
             "3D-Var: background and analysis must have one entry per point of the rank's slab");
@@ -145,12 +154,12 @@ class DistributedThreeDVar {
     const Vector rhs = extended_vector("pk::rfilter::3dvar::rhs");
     add_observed_transpose(misfit, rhs);
     apply_vt_extended(rhs);
-    const Vector control = extended_vector("pk::rfilter::3dvar::control");
+    const Vector v = extended_vector("pk::rfilter::3dvar::control");
     result.cg = conjugate_gradient(
-        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, control, tolerance, max_iterations,
-        reduction);
-    apply_v_extended(control);
-    keep_slab(control, analysis);
+        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, v, tolerance, max_iterations, reduction,
+        control);
+    apply_v_extended(v);
+    keep_slab(v, analysis);
     KokkosBlas::axpby(1.0, background, 1.0, analysis);
     Kokkos::fence();
     return result;

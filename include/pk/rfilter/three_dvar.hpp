@@ -110,8 +110,9 @@ class ThreeDVar {
     Kokkos::fence();
   }
 
-  // analysis = background + V v, v from CG on eq. (3).
-  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) const {
+  // analysis = background + V v, v from CG on eq. (3); `control`: CG's (a restart, checkpoints).
+  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations,
+                         const CgControl<Vector>& control = {}) const {
     require(static_cast<long>(background.extent(0)) == grid_.size() &&
                 static_cast<long>(analysis.extent(0)) == grid_.size(),
             "3D-Var: background and analysis must have one entry per grid point");
@@ -127,13 +128,14 @@ class ThreeDVar {
     add_transpose(space_, grid_, obs_, misfit, rhs, WeightByInverseVariance::yes);
     apply_vt(rhs);
     space_.fence();
-    Vector control(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::control"), grid_.size());
+    Vector v(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::control"), grid_.size());
     result.cg = conjugate_gradient(
-        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, control, tolerance, max_iterations);
-    apply_v(control);
+        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, v, tolerance, max_iterations,
+        LocalReduction{}, control);
+    apply_v(v);
     space_.fence();
     Kokkos::deep_copy(analysis, background);
-    KokkosBlas::axpby(1.0, control, 1.0, analysis);
+    KokkosBlas::axpby(1.0, v, 1.0, analysis);
     Kokkos::fence();
     return result;
   }
