@@ -139,12 +139,6 @@ std::optional<Setup> parse(int argc, char** argv) {
   return Setup{o, settings, file_observations, chunking, spaces, *kokkos_args};
 }
 
-std::string exact(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-
 // The header of this run's checkpoints: the options that define the analysis (on several
 // ranks also the overlap, which changes V).
 pk::CheckpointHeader run_header(const std::string& space, const Setup& setup, int ranks) {
@@ -154,7 +148,8 @@ pk::CheckpointHeader run_header(const std::string& space, const Setup& setup, in
   h.space = space;
   const rf::Grid& g = setup.settings.grid;
   h.options.emplace_back("grid", std::to_string(g.nx) + "," + std::to_string(g.ny) + "," + std::to_string(g.nz));
-  h.options.emplace_back("sigma", exact(o.sigma[0]) + "," + exact(o.sigma[1]) + "," + exact(o.sigma[2]));
+  h.options.emplace_back(
+      "sigma", pk::exact_number(o.sigma[0]) + "," + pk::exact_number(o.sigma[1]) + "," + pk::exact_number(o.sigma[2]));
   h.options.emplace_back("iterations", std::to_string(o.iterations));
   if (o.observation_file.empty()) {
     h.options.emplace_back("observations", std::to_string(o.observations));
@@ -166,8 +161,8 @@ pk::CheckpointHeader run_header(const std::string& space, const Setup& setup, in
     h.options.emplace_back("observation-file",
                            std::to_string(f.size()) + " observations, crc32 " + std::to_string(crc));
   }
-  h.options.emplace_back("observation-std", exact(o.observation_std));
-  h.options.emplace_back("background-std", exact(o.background_std));
+  h.options.emplace_back("observation-std", pk::exact_number(o.observation_std));
+  h.options.emplace_back("background-std", pk::exact_number(o.background_std));
   h.options.emplace_back("seed", std::to_string(o.seed));
   if (ranks > 1) h.options.emplace_back("overlap", std::to_string(setup.chunking.overlap));
   return h;

@@ -99,6 +99,15 @@ bool parse_hex32(const std::string& text, std::uint32_t& out) {
 
 std::uint32_t crc32(const void* data, std::size_t bytes, std::uint32_t crc) { return crc32_of(crc, data, bytes); }
 
+std::string exact_number(double value) {
+  char text[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value || std::isnan(value)) break;
+  }
+  return text;
+}
+
 std::uint64_t CheckpointHeader::payload_bytes() const {
   std::uint64_t total = 0;
   for (const CheckpointSection& s : sections) total += s.bytes;

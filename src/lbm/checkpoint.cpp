@@ -4,14 +4,6 @@
 
 namespace pk::lbm {
 
-namespace {
-std::string exact(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-}  // namespace
-
 void add_run_options(CheckpointHeader& header, const Geometry& geometry, const Parameters& p,
                      const std::string& precision) {
   char cells[16];
@@ -22,12 +14,12 @@ void add_run_options(CheckpointHeader& header, const Geometry& geometry, const P
                                              std::to_string(geometry.periodic(0)) +
                                              std::to_string(geometry.periodic(1)) +
                                              std::to_string(geometry.periodic(2)) + " cells-crc32 " + cells);
-  header.options.emplace_back("tau", exact(p.tau));
-  header.options.emplace_back("inlet-density", exact(p.inlet_density));
-  header.options.emplace_back("outlet-density", exact(p.outlet_density));
+  header.options.emplace_back("tau", exact_number(p.tau));
+  header.options.emplace_back("inlet-density", exact_number(p.inlet_density));
+  header.options.emplace_back("outlet-density", exact_number(p.outlet_density));
   header.options.emplace_back("pattern", streaming_name(p.streaming));
   header.options.emplace_back("precision", precision);
-  header.options.emplace_back("max-mach", exact(p.max_mach));
+  header.options.emplace_back("max-mach", exact_number(p.max_mach));
   header.options.emplace_back("check-every", std::to_string(p.check_interval));
 }
 

@@ -62,6 +62,9 @@ struct CheckpointHeader {
 // zlib's CRC-32 of `bytes` bytes, continuing `crc` (a file's content in a run's options).
 std::uint32_t crc32(const void* data, std::size_t bytes, std::uint32_t crc = 0);
 
+// The shortest text that reads back as `value` exactly (a run's options).
+std::string exact_number(double value);
+
 // The header at the start of `size` bytes: parsed, its own checksum checked, every field
 // validated (names, numbers, sizes). Throws pk::Error with one line saying what is wrong
 // (not a checkpoint, another format version, truncated, corrupt, a malformed line); never

@@ -201,6 +201,10 @@ class Solver {
   }
 
  private:
+  // Checkpoints (checkpoint.hpp) read and restore the whole state.
+  template <class>
+  friend struct CheckpointState;
+
   Kokkos::RangePolicy<ExecutionSpace> over_cells() const {
     return Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid_.count());
   }

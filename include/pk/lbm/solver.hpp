@@ -119,10 +119,11 @@ class Solver {
     Kokkos::parallel_for("pk::lbm::mark_walls", policy(), Details::MarkWalls<memory_space>{grid_});
     split_by_walls_ = choose_split_by_walls();
     const int slots = lattice_slots(cells);
-    f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), slots, D3Q19::size);
+    // Zeroed: the slots no step writes (pads, margins) are then the same in every run, and
+    // so are checkpoints of the same state (checkpoint.hpp).
+    f_ = Distributions(Kokkos::view_alloc(space_, "pk::lbm::f"), slots, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
-      f_next_ =
-          Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), slots, D3Q19::size);
+      f_next_ = Distributions(Kokkos::view_alloc(space_, "pk::lbm::f_next"), slots, D3Q19::size);
     const auto& p = parameters_;
     const Details::ParameterState<memory_space> initial{
         cell_type,
