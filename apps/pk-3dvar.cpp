@@ -31,6 +31,11 @@
 #include <pk/mpi/program.hpp>
 #include <pk/rfilter/distributed_three_dvar.hpp>
 #endif
+#if PK_ENABLE_HDF5
+#include <pk/hdf5/fields.hpp>
+#else
+#define PK_ENABLE_HDF5 0
+#endif
 
 namespace {
 
@@ -53,6 +58,7 @@ struct Options {
   int chunks = 4;              // the chunked-filter check along x
   std::optional<int> overlap;  // default: 2.5 sigma
   unsigned long seed = 7;
+  bool h5 = false;  // the fields as HDF5
   pk::CheckpointOptions checkpoint;
 };
 
@@ -87,6 +93,9 @@ std::optional<Setup> parse(int argc, char** argv) {
       "--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
   cli.add_option("--seed", o.seed, "random seed");
   cli.add_option("--out", o.out, "directory for the result JSON");
+  cli.add_flag(
+      "--h5", o.h5,
+      "write the analysis, background and truth to 3dvar-SPACE.h5 (and its XDMF) in --out, all ranks into one");
   pk::add_checkpoint_options(cli, o.checkpoint, "CG iterations");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
@@ -133,6 +142,9 @@ std::optional<Setup> parse(int argc, char** argv) {
                     std::to_string(grid.nx / o.chunks) + " entries): use fewer --chunks or set --overlap");
   rf::check_chunking(chunking, grid.nx);
   pk::check_checkpoint_options(o.checkpoint);
+  pk::require(!o.h5 || PK_ENABLE_HDF5,
+              "--h5: this build has no HDF5 output (configure with -DPK_ENABLE_HDF5=ON and MPI; Debian: "
+              "libhdf5-openmpi-dev)");
   const auto spaces = pk::select_spaces(o.space);
   pk::require(spaces.size() == 1 || (o.checkpoint.path.empty() && o.checkpoint.restart.empty()),
               "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
@@ -188,6 +200,22 @@ rf::CgControl<Vector> cg_control(const Options& o, const pk::CheckpointHeader& h
   };
   return control;
 }
+
+#if PK_ENABLE_HDF5
+// Writes the analysis, background and truth of this rank's x slab [begin, begin + size) to
+// <out>/3dvar-<space>.h5 and its XDMF (comm: nullptr for one process).
+template <class Vector>
+void write_h5(const pk::mpi::Communicator* comm, const Options& o, const std::string& space, const rf::Grid& grid,
+              int begin, int size, const Vector& analysis, const Vector& background, const Vector& truth) {
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, analysis);
+  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, background);
+  const auto t = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, truth);
+  const std::string path = o.out + "/3dvar-" + space + ".h5";
+  pk::hdf5::write_fields(comm, path, {grid.nx, grid.ny, grid.nz}, {{begin, 0, 0}, {size, grid.ny, grid.nz}},
+                         {{"analysis", 1, a.data()}, {"background", 1, b.data()}, {"truth", 1, t.data()}}, 0);
+  if (!comm || comm->rank() == 0) std::cerr << "wrote " << path << '\n';
+}
+#endif
 
 // How an analysis went, for one line on stdout: "CG converged in ... s", `where` after the
 // iteration count.
@@ -250,6 +278,9 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
   const double seconds = timer.seconds();
   const double background_rmse = rf::rms_difference(problem.background, problem.truth);
   const double analysis_rmse = rf::rms_difference(analysis, problem.truth);
+#if PK_ENABLE_HDF5
+  if (o.h5) write_h5(nullptr, o, name, grid, 0, grid.nx, analysis, problem.background, problem.truth);
+#endif
 
   // The chunked filter along x against the unsplit one, on the truth field.
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
@@ -358,6 +389,9 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const double communication_share = world.max((var->communication_seconds() - communication_before) / seconds);
   const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
   const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
+#if PK_ENABLE_HDF5
+  if (o.h5) write_h5(&world, o, name, grid, var->slab().begin, var->slab().size(), analysis, background, truth);
+#endif
   if (world.rank() != 0) return result.cg.interrupted;
   print_summary(name, result,
                 " on " + std::to_string(world.size()) + " ranks (x slabs, overlap " +

@@ -33,6 +33,11 @@
 #include <pk/lbm/distributed_solver.hpp>
 #include <pk/mpi/program.hpp>
 #endif
+#if PK_ENABLE_HDF5
+#include <pk/hdf5/fields.hpp>
+#else
+#define PK_ENABLE_HDF5 0
+#endif
 
 namespace {
 
@@ -44,6 +49,7 @@ constexpr std::int64_t max_steps = 1000000000;
 struct Options {
   std::int64_t steps = 1000;
   std::int64_t vti_every = 0;
+  std::int64_t h5_every = 0;
   std::string out = "pk-lbm-out";
   std::string precision = "fp32";
   pk::CheckpointOptions checkpoint;
@@ -88,6 +94,37 @@ void report_checkpoints(const pk::CheckpointFiles& files, const Solver& solver, 
                 files.last_bytes() / 1e9 / files.last_seconds(), buffer / 1e9);
 }
 
+// Whether fields are written at `step` every `every` steps (0: never): at a multiple, at the
+// run's start (not a restart's), and at its end when that is not a multiple.
+enum class When { start, step, end };
+bool fields_due(std::int64_t every, std::int64_t step, When when) {
+  if (every <= 0) return false;
+  return when == When::start || (step % every == 0) == (when == When::step);
+}
+// Steps from `step` to the next multiple of `every`, at most n.
+std::int64_t until_next(std::int64_t every, std::int64_t step, std::int64_t n) {
+  return every > 0 ? std::min(n, every - step % every) : n;
+}
+
+#if PK_ENABLE_HDF5
+// Writes `fields`, the box of the lattice at `origin`, to the step's .h5 and its .xmf, every
+// rank its box (comm: nullptr for one process).
+void write_h5(const pk::mpi::Communicator* comm, const std::string& path, const Geometry& geometry,
+              const std::array<int, 3>& origin, const HostFields& fields) {
+  std::vector<std::uint8_t> types;
+  for (int z = 0; z < fields.nz; ++z)
+    for (int y = 0; y < fields.ny; ++y)
+      for (int x = 0; x < fields.nx; ++x)
+        types.push_back(static_cast<std::uint8_t>(geometry.at(origin[0] + x, origin[1] + y, origin[2] + z)));
+  pk::hdf5::write_fields(comm, path, {geometry.nx(), geometry.ny(), geometry.nz()},
+                         {origin, {fields.nx, fields.ny, fields.nz}},
+                         {{"density", 1, fields.density.data()},
+                          {"velocity", 3, fields.velocity.data()},
+                          {"cell_type", 1, nullptr, types.data()}},
+                         fields.step);
+}
+#endif
+
 std::string padded(std::int64_t step) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%08lld", static_cast<long long>(step));
@@ -126,11 +163,15 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
   pk::CheckpointSchedule schedule(options.checkpoint, start_step);
   bool stopped = false;
   const std::int64_t active = geometry.active_cell_count();
-  auto write_vti_now = [&] {
-    const std::string path = options.out + "/lbm-" + name + "-" + padded(solver.step_count()) + ".vti";
-    write_vti(path, geometry, solver.fields());
+  const auto write_fields = [&](When when) {
+    const std::string stem = options.out + "/lbm-" + name + "-" + padded(solver.step_count());
+    if (fields_due(options.vti_every, solver.step_count(), when)) write_vti(stem + ".vti", geometry, solver.fields());
+#if PK_ENABLE_HDF5
+    if (fields_due(options.h5_every, solver.step_count(), when))
+      write_h5(nullptr, stem + ".h5", geometry, {0, 0, 0}, solver.fields());
+#endif
   };
-  if (options.vti_every > 0 && !restart) write_vti_now();
+  if (!restart) write_fields(When::start);
 
   double compute_seconds = 0, last_report = 0;
   bool reported = false;
@@ -138,7 +179,7 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
   std::int64_t chunk = 1;  // grows until a chunk takes about 0.2 s, for progress and output
   while (solver.step_count() < options.steps && !stopped) {
     std::int64_t n = std::min(chunk, options.steps - solver.step_count());
-    if (options.vti_every > 0) n = std::min(n, options.vti_every - solver.step_count() % options.vti_every);
+    n = until_next(options.h5_every, solver.step_count(), until_next(options.vti_every, solver.step_count(), n));
     n = schedule.steps_to_next(solver.step_count(), n);
     Kokkos::Timer timer;
     solver.advance(n);
@@ -146,7 +187,7 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
     const double t = timer.seconds();
     compute_seconds += t;
     if (t < 0.2 && chunk < options.steps) chunk *= 2;  // bounded: n may stay below chunk (VTK steps)
-    if (options.vti_every > 0 && solver.step_count() % options.vti_every == 0) write_vti_now();
+    write_fields(When::step);
     const unsigned due = schedule.due(solver.step_count());
     if (due & pk::CheckpointSchedule::checkpoint) write_checkpoint();
     stopped = due & pk::CheckpointSchedule::stop;
@@ -160,7 +201,7 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
     }
   }
   if (reported) std::fprintf(stderr, "\n");
-  if (options.vti_every > 0 && solver.step_count() % options.vti_every != 0) write_vti_now();
+  write_fields(When::end);
   write_checkpoint();  // where the run ends or stopped (none when that one exists)
 
   const std::int64_t steps = solver.step_count();  // fewer than asked when interrupted
@@ -242,7 +283,10 @@ std::optional<Setup> parse(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--vti-every", options.vti_every, "write VTK image data every N steps (0: never)")
       ->capture_default_str();
-  cli.add_option("--out", options.out, "directory for .vti files and the JSON summary")->capture_default_str();
+  cli.add_option("--h5-every", options.h5_every,
+                 "write the fields to one HDF5 file (and its XDMF) every N steps, all ranks into one (0: never)")
+      ->capture_default_str();
+  cli.add_option("--out", options.out, "directory for .vti and .h5 files and the JSON summary")->capture_default_str();
   pk::add_checkpoint_options(cli, options.checkpoint, "steps");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
@@ -250,6 +294,10 @@ std::optional<Setup> parse(int argc, char** argv) {
   pk::require(options.steps >= 1 && options.steps <= max_steps,
               "--steps " + std::to_string(options.steps) + ": need 1 to " + std::to_string(max_steps) + " steps");
   pk::require(options.vti_every >= 0, "--vti-every " + std::to_string(options.vti_every) + " must be >= 0");
+  pk::require(options.h5_every >= 0, "--h5-every ", options.h5_every, " must be >= 0");
+  pk::require(options.h5_every == 0 || PK_ENABLE_HDF5,
+              "--h5-every: this build has no HDF5 output (configure with -DPK_ENABLE_HDF5=ON and MPI; Debian: "
+              "libhdf5-openmpi-dev)");
   parameters.streaming = pattern == "ab" ? Streaming::ab : Streaming::aa;
   parameters.initial_density = 0.5 * (parameters.inlet_density + parameters.outlet_density);
   Geometry geometry = flag_file.empty() ? box_channel(channel[0], channel[1], channel[2]) : read_flag_file(flag_file);
@@ -329,32 +377,40 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   };
   const std::int64_t start_step = solver.step_count();
   pk::CheckpointSchedule schedule(options.checkpoint, start_step);
-  const auto write_now = [&] {
+  const auto write_fields = [&](When when) {
     const std::string stem = "lbm-" + name + "-" + padded(solver.step_count());
-    write_pieces(world, solver, options.out, stem);
-    if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".pvti" << '\n';
+    if (fields_due(options.vti_every, solver.step_count(), when)) {
+      write_pieces(world, solver, options.out, stem);
+      if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".pvti" << '\n';
+    }
+#if PK_ENABLE_HDF5
+    if (fields_due(options.h5_every, solver.step_count(), when)) {
+      write_h5(&world, options.out + "/" + stem + ".h5", geometry, solver.slab_origin(), solver.fields());
+      if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".h5" << '\n';
+    }
+#endif
   };
-  if (options.vti_every > 0 && !restart) write_now();
+  if (!restart) write_fields(When::start);
   double compute_seconds = 0;
   const double exchange_before = solver.exchange_seconds();  // the first exchange also connects the ranks
   std::int64_t chunk = 1;  // grows until a chunk takes about 0.2 s on the slowest rank
   bool stopped = false;
   while (solver.step_count() < options.steps && !stopped) {
     std::int64_t n = std::min(chunk, options.steps - solver.step_count());
-    if (options.vti_every > 0) n = std::min(n, options.vti_every - solver.step_count() % options.vti_every);
+    n = until_next(options.h5_every, solver.step_count(), until_next(options.vti_every, solver.step_count(), n));
     n = schedule.steps_to_next(solver.step_count(), n);
     Kokkos::Timer timer;
     solver.advance(n);
     space.fence();
     compute_seconds += timer.seconds();
     if (world.max(timer.seconds()) < 0.2 && chunk < options.steps) chunk *= 2;  // the same on every rank
-    if (options.vti_every > 0 && solver.step_count() % options.vti_every == 0) write_now();
+    write_fields(When::step);
     // Signals reach the ranks at different times: they agree on what is due, rank 0's clock decides.
     const unsigned due = world.bit_or(schedule.due(solver.step_count(), world.rank() == 0));
     if (due & pk::CheckpointSchedule::checkpoint) write_checkpoint();
     stopped = due & pk::CheckpointSchedule::stop;
   }
-  if (options.vti_every > 0 && solver.step_count() % options.vti_every != 0) write_now();
+  write_fields(When::end);
   write_checkpoint();
   const std::int64_t steps = solver.step_count() - start_step;  // this process's
 

@@ -6,6 +6,9 @@ set(pk_installed_libraries pk_core pk_lbm pk_rfilter pk_gbees pk_besselk)
 if(PK_ENABLE_MPI)
   list(APPEND pk_installed_libraries pk_mpi)
 endif()
+if(PK_ENABLE_HDF5)
+  list(APPEND pk_installed_libraries pk_hdf5)
+endif()
 install(TARGETS ${pk_installed_libraries} EXPORT PortableKernelsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
