@@ -103,6 +103,9 @@ void write_fields(const mpi::Communicator* comm, const std::string& path, const 
       (target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(id))).string();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become one pk::Error line, not HDF5's stack
   agreed(comm, [&] {
+    if (!target.parent_path().empty() && (!comm || comm->rank() == 0)) make_directories(target.parent_path().string());
+  });
+  agreed(comm, [&] {
     Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
     if (parallel) check(H5Pset_fapl_mpio(access.get(), comm->get(), MPI_INFO_NULL) >= 0, path, "MPI-IO driver");
     Handle transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
