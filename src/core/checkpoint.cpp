@@ -386,7 +386,9 @@ bool CheckpointFiles::write(CheckpointHeader header, const std::function<void(Ch
   if (header.step == last_step_) return false;
   const auto start = std::chrono::steady_clock::now();
   const std::string folder = std::filesystem::path(path_).parent_path().string();
-  if (!folder.empty()) make_directories(folder);
+  agree([&] {
+    if (!folder.empty()) make_directories(folder);
+  });
   header.ranks = ranks_;
   if (ranks_ == 1) {
     header.part = "whole";
@@ -397,6 +399,14 @@ bool CheckpointFiles::write(CheckpointHeader header, const std::function<void(Ch
       last_bytes_ = writer.bytes();
     });
   } else {
+    if (slot_.empty()) {  // a manifest already there (an earlier run's): keep the files it names
+      std::string found;
+      try {
+        found = CheckpointReader(path_).header().value("slot");
+      } catch (const Error&) {  // none, or not a manifest: no files to keep
+      }
+      slot_ = found;
+    }
     const std::string slot = slot_ == "a" ? "b" : "a";  // never the slot the manifest names
     CheckpointHeader manifest = header;
     header.part = "rank " + std::to_string(rank_);
@@ -462,7 +472,9 @@ CheckpointHeader CheckpointFiles::read(const std::string& restart, CheckpointHea
     reader.finish();
     found = reader.header();
   });
-  if (restart == path_) {  // checkpoints go on under the same path: keep the slot read
+  std::error_code ec;
+  if (std::filesystem::weakly_canonical(restart, ec) == std::filesystem::weakly_canonical(path_, ec)) {
+    // Checkpoints go on under the same path: the next takes the other slot.
     slot_ = slot;
     last_step_ = found.step;
   }

@@ -96,7 +96,8 @@ struct CheckpointState {
                                       size(rebuilt ? "rebuilt-capacity" : "capacity")};
     s.grid_.restore(at, key, probability, direction, size("map-rehashes"));
     s.grid_.rebuild_neighbours();
-    if (rebuilt) s.grid_.reserve(count);  // the room the batch's end made, as it made it
+    // The room the batch's end made, as it made it (capacities unchanged: none was made).
+    if (rebuilt && (size("map-capacity") != at.map_capacity || size("capacity") != at.capacity)) s.grid_.reserve(count);
     require(s.grid_.map_capacity() == size("map-capacity") && s.grid_.capacity() == size("capacity"), in,
             "the grid did not rebuild to the checkpoint's capacities (another program version?)");
     s.time_ = h.real_value("time");
