@@ -3,15 +3,19 @@
 // random points (or read from a file); CG solves (I + V^T H^T R^-1 H V) v = V^T H^T R^-1 d.
 // Built with MPI and started on several ranks (mpirun -np N pk-3dvar ...), it splits the
 // grid along x, one overlapped chunk per rank (pk/rfilter/distributed_three_dvar.hpp).
+// Checkpoints of CG's state and restarts (--checkpoint, --restart) continue a solve bit for
+// bit (docs/jobs.md).
 #include <pk/app/cli.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
 #include <pk/app/space_selection.hpp>
 #include <pk/app/table.hpp>
+#include <pk/core/checkpoint.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
+#include <pk/rfilter/checkpoint.hpp>
 #include <pk/rfilter/chunked_filter.hpp>
 #include <pk/rfilter/filter.hpp>
 #include <pk/rfilter/synthetic.hpp>
@@ -26,6 +30,11 @@
 #if PK_ENABLE_MPI
 #include <pk/app/mpi_program.hpp>
 #include <pk/rfilter/distributed_three_dvar.hpp>
+#endif
+#if PK_ENABLE_HDF5
+#include <pk/hdf5/fields.hpp>
+#else
+#define PK_ENABLE_HDF5 0
 #endif
 
 namespace {
@@ -63,6 +72,8 @@ struct Options {
   int chunks = 4;              // the chunked-filter check along x
   std::optional<int> overlap;  // default: 2.5 sigma
   unsigned long seed = 7;
+  bool h5 = false;  // the fields as HDF5
+  pk::CheckpointOptions checkpoint;
 };
 
 namespace rf = pk::rfilter;
@@ -96,6 +107,10 @@ std::optional<Setup> parse(int argc, char** argv) {
       "--overlap", [&](int m) { o.overlap = m; }, "chunk overlap m (default: ceil(2.5 sigma_x))");
   cli.add_option("--seed", o.seed, "random seed");
   cli.add_option("--out", o.out, "directory for the result JSON");
+  cli.add_flag(
+      "--h5", o.h5,
+      "write the analysis, background and truth to 3dvar-SPACE.h5 (and its XDMF) in --out, all ranks into one");
+  pk::add_checkpoint_options(cli, o.checkpoint, "CG iterations");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
 
@@ -140,9 +155,81 @@ std::optional<Setup> parse(int argc, char** argv) {
                     std::to_string(chunking.overlap) + " (2.5 sigma_x), larger than a chunk (" +
                     std::to_string(grid.nx / o.chunks) + " entries): use fewer --chunks or set --overlap");
   rf::check_chunking(chunking, grid.nx);
+  pk::check_checkpoint_options(o.checkpoint);
+  pk::require(!o.h5 || PK_ENABLE_HDF5,
+              "--h5: this build has no HDF5 output (configure with -DPK_ENABLE_HDF5=ON and MPI; Debian: "
+              "libhdf5-openmpi-dev)");
   const auto spaces = pk::select_spaces(o.space);
+  pk::require(spaces.size() == 1 || (o.checkpoint.path.empty() && o.checkpoint.restart.empty()),
+              "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
   return Setup{o, settings, file_observations, chunking, spaces, *kokkos_args};
 }
+
+// The header of this run's checkpoints: the options that define the analysis (on several
+// ranks also the overlap, which changes V).
+pk::CheckpointHeader run_header(const std::string& space, const Setup& setup, int ranks) {
+  const Options& o = setup.o;
+  pk::CheckpointHeader h;
+  h.program = "pk-3dvar";
+  h.space = space;
+  const rf::Grid& g = setup.settings.grid;
+  h.options.emplace_back("grid", std::to_string(g.nx) + "," + std::to_string(g.ny) + "," + std::to_string(g.nz));
+  h.options.emplace_back(
+      "sigma", pk::exact_number(o.sigma[0]) + "," + pk::exact_number(o.sigma[1]) + "," + pk::exact_number(o.sigma[2]));
+  h.options.emplace_back("iterations", std::to_string(o.iterations));
+  if (o.observation_file.empty()) {
+    h.options.emplace_back("observations", std::to_string(o.observations));
+  } else {
+    const rf::ObservationSet& f = setup.file_observations;
+    std::uint32_t crc = 0;
+    for (const std::vector<double>* column : {&f.x, &f.y, &f.z, &f.value, &f.error_std})
+      crc = pk::crc32(column->data(), column->size() * sizeof(double), crc);
+    h.options.emplace_back("observation-file",
+                           std::to_string(f.size()) + " observations, crc32 " + std::to_string(crc));
+  }
+  h.options.emplace_back("observation-std", pk::exact_number(o.observation_std));
+  h.options.emplace_back("background-std", pk::exact_number(o.background_std));
+  h.options.emplace_back("seed", std::to_string(o.seed));
+  if (ranks > 1) h.options.emplace_back("overlap", std::to_string(setup.chunking.overlap));
+  return h;
+}
+
+// CG's control in a run: a restart's state, checkpoints when the schedule says (every rank
+// agreeing through `agree`; `clock`: this process keeps the wall-clock interval) and after
+// the last iteration, a stop at SIGINT/SIGTERM.
+template <class Vector, class Agree>
+rf::CgControl<Vector> cg_control(const Options& o, const pk::CheckpointHeader& header, pk::CheckpointFiles& files,
+                                 pk::CheckpointSchedule& schedule, const rf::CgState<Vector>* resume, bool clock,
+                                 const Agree& agree) {
+  rf::CgControl<Vector> control;
+  control.resume = resume;
+  control.after_iteration = [&, header, clock](const rf::CgState<Vector>& state) {
+    const unsigned due = agree(schedule.due(state.iterations, clock));
+    if (!o.checkpoint.path.empty() && ((due & pk::CheckpointSchedule::checkpoint) || state.last)) {
+      pk::CheckpointHeader now = header;
+      rf::describe_state(now, state);
+      files.write(now, [&](pk::CheckpointWriter& w) { rf::write_state(w, state); });
+    }
+    return !(due & pk::CheckpointSchedule::stop);
+  };
+  return control;
+}
+
+#if PK_ENABLE_HDF5
+// Writes the analysis, background and truth of this rank's x slab [begin, begin + size) to
+// <out>/3dvar-<space>.h5 and its XDMF (comm: nullptr for one process).
+template <class Vector>
+void write_h5(const pk::mpi::Communicator* comm, const Options& o, const std::string& space, const rf::Grid& grid,
+              int begin, int size, const Vector& analysis, const Vector& background, const Vector& truth) {
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, analysis);
+  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, background);
+  const auto t = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, truth);
+  const std::string path = o.out + "/3dvar-" + space + ".h5";
+  pk::hdf5::write_fields(comm, path, {grid.nx, grid.ny, grid.nz}, {{begin, 0, 0}, {size, grid.ny, grid.nz}},
+                         {{"analysis", 1, a.data()}, {"background", 1, b.data()}, {"truth", 1, t.data()}}, 0);
+  if (!comm || comm->rank() == 0) std::cerr << "wrote " << path << '\n';
+}
+#endif
 
 // How an analysis went, for one line on stdout: "CG converged in ... s", `where` after the
 // iteration count.
@@ -188,12 +275,24 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
   const auto observations = rf::to_space(space, problem.observations, grid);
   const rf::ThreeDVar<Space> var(space, grid, settings.covariance, observations);
   Vector analysis("pk::3dvar::analysis", grid.size());
+  const pk::CheckpointHeader header = run_header(name, setup, 1);
+  pk::CheckpointFiles files(o.checkpoint.path, 1, 0);
+  std::optional<rf::CgState<Vector>> resume;
+  if (!o.checkpoint.restart.empty())
+    files.read(o.checkpoint.restart, header,
+               [&](pk::CheckpointReader& r) { resume = rf::read_state(r, space, grid.size()); });
+  pk::CheckpointSchedule schedule(o.checkpoint, resume ? resume->iterations : 0);
+  const auto control = cg_control<Vector>(o, header, files, schedule, resume ? &*resume : nullptr, true,
+                                          [](unsigned due) { return due; });
   Kokkos::Timer timer;
-  const auto result = var.analyse(problem.background, analysis, o.tolerance, o.max_iterations);
+  const auto result = var.analyse(problem.background, analysis, o.tolerance, o.max_iterations, control);
   space.fence();
   const double seconds = timer.seconds();
   const double background_rmse = rf::rms_difference(space, problem.background, problem.truth);
   const double analysis_rmse = rf::rms_difference(space, analysis, problem.truth);
+#if PK_ENABLE_HDF5
+  if (o.h5) write_h5(nullptr, o, name, grid, 0, grid.nx, analysis, problem.background, problem.truth);
+#endif
 
   // The chunked filter along x against the unsplit one, on the truth field.
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space>;
@@ -226,6 +325,7 @@ void run(const Space& space, const Setup& setup, const std::string& command, pk:
       command,
       analysis_metrics(o, grid.size(), problem.observations.size(), result, seconds, background_rmse, analysis_rmse)};
   record.metrics["chunked_max_difference"] = chunk_error;
+  record.metrics["checkpoints"] = files.written();
   record.interrupted = result.cg.interrupted;
   const std::string path = pk::write_result(record, o.out);
   std::cerr << "wrote " << path << '\n';
@@ -258,8 +358,9 @@ double rms_over_ranks(const pk::mpi::Communicator& world, const Vector& a, const
 }
 
 // Every rank draws the whole synthetic case (same seed) and keeps its slab.
+// Returns whether SIGINT or SIGTERM (on any rank) stopped CG.
 template <class Space>
-void run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
+bool run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
                      const std::string& command) {
   const Options& o = setup.o;
   const rf::Grid& grid = setup.settings.grid;
@@ -279,15 +380,30 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const Vector background = slab_of(problem.background, grid, var->slab()),
                truth = slab_of(problem.truth, grid, var->slab());
   Vector analysis("pk::3dvar::analysis", background.size());
+  const pk::CheckpointHeader header = run_header(name, setup, world.size());
+  pk::CheckpointFiles files(o.checkpoint.path, world.size(), world.rank(),
+                            [&](const std::function<void()>& body) { pk::mpi::collectively(world, body); });
+  std::optional<rf::CgState<Vector>> resume;
+  if (!o.checkpoint.restart.empty())
+    files.read(o.checkpoint.restart, header, [&](pk::CheckpointReader& r) {
+      resume = rf::read_state(r, space, static_cast<std::size_t>(var->cg_size()));
+    });
+  pk::CheckpointSchedule schedule(o.checkpoint, resume ? resume->iterations : 0);
+  // Signals reach the ranks at different times: they agree on what is due, rank 0's clock decides.
+  const auto control = cg_control<Vector>(o, header, files, schedule, resume ? &*resume : nullptr, world.rank() == 0,
+                                          [&](unsigned due) { return world.bit_or(due); });
   Kokkos::Timer timer;
   const double communication_before = var->communication_seconds();
-  const auto result = var->analyse(background, analysis, o.tolerance, o.max_iterations);
+  const auto result = var->analyse(background, analysis, o.tolerance, o.max_iterations, control);
   space.fence();
   const double seconds = world.max(timer.seconds());
   const double communication_share = world.max((var->communication_seconds() - communication_before) / seconds);
   const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
   const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
-  if (world.rank() != 0) return;
+#if PK_ENABLE_HDF5
+  if (o.h5) write_h5(&world, o, name, grid, var->slab().begin, var->slab().size(), analysis, background, truth);
+#endif
+  if (world.rank() != 0) return result.cg.interrupted;
   print_summary(name, result,
                 " on " + std::to_string(world.size()) + " ranks (x slabs, overlap " +
                     std::to_string(setup.chunking.overlap) + ", " + pk::format_number(100 * communication_share, 2) +
@@ -305,18 +421,24 @@ void run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   record.metrics["overlap"] = setup.chunking.overlap;
   record.metrics["communication_share"] = communication_share;
   record.metrics["staged_exchange"] = var->staged() ? 1.0 : 0.0;
+  record.metrics["checkpoints"] = files.written();
+  record.interrupted = result.cg.interrupted;
   std::cerr << "wrote " << pk::write_result(record, o.out) << '\n';
+  return result.cg.interrupted;
 }
 
 // pk-3dvar on several ranks: every rank solves its slab.
 int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
+  bool stopped = false;
   pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
+    if (stopped) return;
     const long observations = setup.settings.observations;
-    pk::refuse_if_out_of_memory(space, problem_name(setup.settings.grid, observations),
-                                smaller_grid(observations, world.size()),
-                                [&] { run_distributed(world, space, setup, command); });
+    stopped = pk::refuse_if_out_of_memory(space, problem_name(setup.settings.grid, observations),
+                                          smaller_grid(observations, world.size()),
+                                          [&] { return run_distributed(world, space, setup, command); });
   });
-  return 0;
+  // Every rank exits as the signalled ones do (143 for SIGTERM), or 0.
+  return stopped ? static_cast<int>(world.max(pk::interrupted() ? pk::interrupted_status() : 0)) : 0;
 }
 #endif
 

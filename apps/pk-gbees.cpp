@@ -8,6 +8,9 @@
 //   pk-gbees --model lorenz96 --dimension 6 --max-cells 6e7  # the paper's Lorenz '96 case
 //   pk-gbees --config apps/gbees/lorenz63.ini --mc-samples 100000 --convergence
 //   pk-gbees --config apps/gbees/pcr3bp.ini                  # gbees-cuda's PCR3BP case
+//
+// Checkpoints and restarts (--checkpoint, --restart) continue a run bit for bit on one
+// host thread (docs/jobs.md).
 #include "gbees/options.hpp"
 
 #include <pk/app/cli.hpp>
@@ -17,10 +20,12 @@
 #include <pk/app/session.hpp>
 #include <pk/app/space_selection.hpp>
 #include <pk/core/atomic_file.hpp>
+#include <pk/core/checkpoint.hpp>
 #include <pk/core/data_files.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
+#include <pk/gbees/checkpoint.hpp>
 #include <pk/gbees/host_cells.hpp>
 #include <pk/gbees/monte_carlo.hpp>
 #include <pk/gbees/parameters.hpp>
@@ -96,7 +101,49 @@ struct RunResult {
   // (out_of_memory) or --max-cells.
   std::string stopped;
   bool out_of_memory = false;
+  int checkpoints = 0;
 };
+
+// The header of this run's checkpoints: the options that define it (files by content).
+pk::CheckpointHeader run_header(const std::string& space, const Options& o, const Parameters& p,
+                                const std::vector<double>& times) {
+  pk::CheckpointHeader h;
+  h.program = "pk-gbees";
+  h.space = space;
+  const auto list = [](const std::vector<double>& values) {
+    std::string text;
+    for (double v : values) text += (text.empty() ? "" : ",") + pk::exact_number(v);
+    return text;
+  };
+  h.options.emplace_back(
+      "model",
+      o.model + (o.model == "lorenz96" ? " " + std::to_string(o.dimension) + " F " + pk::exact_number(o.forcing) : ""));
+  h.options.emplace_back("mu", o.mu ? pk::exact_number(*o.mu) : "default");
+  h.options.emplace_back("mean", list(p.initial_mean));
+  h.options.emplace_back("std", list(p.initial_std));
+  h.options.emplace_back("h", list(p.cell_width));
+  h.options.emplace_back("threshold", pk::exact_number(p.threshold));
+  h.options.emplace_back("epsilon", pk::exact_number(p.epsilon));
+  h.options.emplace_back("prune-interval", std::to_string(p.prune_interval));
+  h.options.emplace_back("initial-extent", pk::exact_number(p.initial_extent));
+  h.options.emplace_back("end-time", pk::exact_number(p.end_time));
+  h.options.emplace_back("back-face-outflow", p.back_face_outflow ? "1" : "0");
+  h.options.emplace_back("max-cells", std::to_string(p.max_cells));
+  h.options.emplace_back("snapshot-times", list(times));
+  std::string measurements, ensemble;
+  for (const Measurement& m : p.measurements) {
+    measurements += pk::exact_number(m.time) + ":";
+    for (int k = 0; k < m.count; ++k)
+      measurements +=
+          std::to_string(m.component[k]) + "=" + pk::exact_number(m.value[k]) + "~" + pk::exact_number(m.std[k]) + ";";
+  }
+  for (const std::vector<double>& mean : p.member_means) ensemble += list(mean) + ";";
+  h.options.emplace_back("measurements", std::to_string(p.measurements.size()) + ", crc32 " +
+                                             std::to_string(pk::crc32(measurements.data(), measurements.size())));
+  h.options.emplace_back("ensemble", std::to_string(p.member_means.size()) + ", crc32 " +
+                                         std::to_string(pk::crc32(ensemble.data(), ensemble.size())));
+  return h;
+}
 
 // The cells of an n-D grid that fit in the bytes a run may use, and what to lower.
 pk::MemoryAdvice fewer_cells(int n) {
@@ -107,15 +154,38 @@ pk::MemoryAdvice fewer_cells(int n) {
 }
 
 // One GBEES run, snapshots at `times` (and before/after each measurement), optionally
-// compared with Monte Carlo.
+// compared with Monte Carlo; with checkpoints and from a restart when `checkpointed`.
 template <class Space, class Model>
 RunResult run_once(const Space& space, const Model& model, const Parameters& p, const std::vector<double>& times,
-                   const Options& o, std::int64_t mc_samples, bool progress) {
+                   const Options& o, std::int64_t mc_samples, bool progress, bool checkpointed = false) {
   RunResult r;
   Kokkos::Timer timer;
-  Solver<Space, Model> solver(space, model, p);
+  using GbeesSolver = Solver<Space, Model>;
+  using State = CheckpointState<GbeesSolver>;
+  GbeesSolver solver(space, model, p);
+  const pk::CheckpointHeader header = run_header(pk::SpaceTraits<Space>::name, o, p, times);
+  pk::CheckpointFiles files(checkpointed ? o.checkpoint.path : "", 1, 0);
+  std::size_t next_measurement = 0;
+  const bool restart = checkpointed && !o.checkpoint.restart.empty();
+  if (restart)
+    files.read(o.checkpoint.restart, header, [&](pk::CheckpointReader& reader) {
+      const pk::CheckpointHeader& h = reader.header();
+      pk::require(h.integer_value("rebuilt") == 1 || std::fabs(h.real_value("time") - p.end_time) < 1e-12, "--restart ",
+                  reader.path(), ": a checkpoint of a run's end that is not at --end-time");
+      next_measurement = static_cast<std::size_t>(h.integer_value("next-measurement"));
+      State::read(reader, solver);
+    });
   space.fence();
   r.seconds += timer.seconds();
+  const auto write_checkpoint = [&] {
+    if (!checkpointed || o.checkpoint.path.empty()) return;
+    pk::CheckpointHeader now = header;
+    now.add_value("next-measurement", static_cast<std::int64_t>(next_measurement));
+    State::describe(now, solver);
+    files.write(now, [&](pk::CheckpointWriter& w) { State::write(w, solver); });
+  };
+  pk::CheckpointSchedule schedule(checkpointed ? o.checkpoint : pk::CheckpointOptions{}, solver.statistics().steps);
+  bool checkpoint_pending = false, stop_pending = false;
   std::unique_ptr<MonteCarlo<Space, Model>> mc;
   if (mc_samples > 0) mc = std::make_unique<MonteCarlo<Space, Model>>(space, model, p, mc_samples);
   auto take = [&](const std::string& suffix) {
@@ -139,11 +209,19 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
       std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s   ", info.time, p.end_time,
                    static_cast<long long>(info.step), info.cells, rate, eta);
     }
-    return !pk::interrupted();
+    // A checkpoint waits for a batch that ends with a prune (CheckpointState), at most
+    // prune_interval steps; so does a stop that asks for one.
+    const unsigned due = schedule.due(info.step);
+    checkpoint_pending = checkpoint_pending || (due & pk::CheckpointSchedule::checkpoint);
+    stop_pending = stop_pending || (due & pk::CheckpointSchedule::stop);
+    if (checkpoint_pending && State::can_continue(solver)) {
+      write_checkpoint();
+      checkpoint_pending = false;
+    }
+    return !(stop_pending && !checkpoint_pending);
   };
   try {
-    take("");
-    std::size_t next_measurement = 0;
+    if (!restart) take("");
     for (double t : times) {
       if (t <= solver.time()) continue;
       timer.reset();
@@ -174,8 +252,10 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     r.stopped = e.what();
   }
   if (progress && last_print > 0) std::fprintf(stderr, "\n");
+  if (r.completed || State::can_continue(solver)) write_checkpoint();  // none when this step's exists
   r.statistics = solver.statistics();
   r.final_time = solver.time();
+  r.checkpoints = files.written();
   return r;
 }
 
@@ -194,7 +274,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                      fewer_cells(n));
 
   const std::vector<double> times = snapshot_times(p, o.snapshots);
-  RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0);
+  RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0, true);
   const std::string stem = "gbees-" + Model::name() + "-" + name;
   // An ensemble's marginals: one folder per PDF, member-1, member-2, ...
   std::vector<std::string> marginal_dirs;
@@ -239,6 +319,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["outflow_probability"] = st.outflow_probability;
   j["back_face_outflow"] = p.back_face_outflow;
   j["map_rehashes"] = st.map_rehashes;
+  j["checkpoints"] = r.checkpoints;
   nlohmann::json curve = nlohmann::json::array();
   for (const Snapshot& s : r.snapshots) {
     nlohmann::json e{{"label", s.label}, {"time", s.cells.time}, {"cells", s.cells.size()}};
@@ -353,6 +434,14 @@ int main(int argc, char** argv) {
     const int n = model_dimension(o);
     const Parameters p = build_parameters(o, n);
     const std::vector<std::string> spaces = pk::select_spaces(o.space);
+    pk::check_checkpoint_options(o.checkpoint);
+    if (!o.checkpoint.path.empty() || !o.checkpoint.restart.empty()) {
+      pk::require(spaces.size() == 1,
+                  "--checkpoint and --restart: a checkpoint holds a run on one space; choose it "
+                  "with --space");
+      pk::require(o.mc_samples == 0 && !o.convergence,
+                  "--checkpoint and --restart: not with --mc-samples or --convergence (their runs keep no checkpoint)");
+    }
     const std::string python = o.plot ? plotting_python() : "";
     pk::make_directories(o.out);
     pk::Session session(*kokkos_args);

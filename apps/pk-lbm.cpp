@@ -1,16 +1,19 @@
 // pk-lbm: D3Q19 lattice Boltzmann flow through a box channel or a user's flag field, on one
 // or every execution space; VTK output, a summary on stdout and a JSON record. Built with
 // MPI and started on several ranks (mpirun -np N pk-lbm ...), it splits the lattice into
-// slabs, one per rank, and writes a .pvti with one .vti piece per rank.
+// slabs, one per rank, and writes a .pvti with one .vti piece per rank. Checkpoints and
+// restarts (--checkpoint, --restart) continue a run bit for bit (docs/jobs.md).
 #include <pk/app/cli.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
 #include <pk/app/space_selection.hpp>
 #include <pk/core/atomic_file.hpp>
+#include <pk/core/checkpoint.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
+#include <pk/lbm/checkpoint.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 #include <pk/lbm/parameters.hpp>
@@ -20,12 +23,20 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <optional>
+
+#include <sys/resource.h>
 
 #if PK_ENABLE_MPI
 #include <pk/app/mpi_program.hpp>
 #include <pk/lbm/distributed_solver.hpp>
+#endif
+#if PK_ENABLE_HDF5
+#include <pk/hdf5/fields.hpp>
+#else
+#define PK_ENABLE_HDF5 0
 #endif
 
 namespace {
@@ -38,14 +49,81 @@ constexpr std::int64_t max_steps = 1000000000;
 struct Options {
   std::int64_t steps = 1000;
   std::int64_t vti_every = 0;
+  std::int64_t h5_every = 0;
   std::string out = "pk-lbm-out";
   std::string precision = "fp32";
+  pk::CheckpointOptions checkpoint;
 };
 
 struct Run {
   std::string space;
   HostFields fields;
+  bool stopped = false;  // by SIGINT or SIGTERM (on some rank)
 };
+
+// The header of this run's checkpoints, before the solver's state is added.
+pk::CheckpointHeader run_header(const std::string& space, const Geometry& geometry, const Parameters& parameters,
+                                const Options& options) {
+  pk::CheckpointHeader header;
+  header.program = "pk-lbm";
+  header.space = space;
+  add_run_options(header, geometry, parameters, options.precision);
+  return header;
+}
+
+// The checkpoint figures of a run's record, and a line on stdout: the last checkpoint's
+// size, write time and the host memory it took besides the run's own (one direction's
+// buffer on a device space, none on a host one), and the process's peak resident memory.
+template <class Solver>
+void report_checkpoints(const pk::CheckpointFiles& files, const Solver& solver, std::map<std::string, double>& metrics,
+                        bool print) {
+  if (files.written() == 0) return;
+  using Storage = typename Solver::storage_type;
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Solver::memory_space>::accessible;
+  const double buffer = on_host ? 0.0 : static_cast<double>(solver.lattice().extent(0) * sizeof(Storage));
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  metrics["checkpoints"] = files.written();
+  metrics["checkpoint_bytes"] = static_cast<double>(files.last_bytes());
+  metrics["checkpoint_seconds"] = files.last_seconds();
+  metrics["checkpoint_host_buffer_bytes"] = buffer;
+  metrics["peak_host_resident_bytes"] = 1024.0 * usage.ru_maxrss;
+  if (print)
+    std::printf("  checkpoints: %d written to %s, the last %.4g GB in %.3f s (%.3g GB/s), host buffer %.3g GB\n",
+                files.written(), files.path().c_str(), files.last_bytes() / 1e9, files.last_seconds(),
+                files.last_bytes() / 1e9 / files.last_seconds(), buffer / 1e9);
+}
+
+// Whether fields are written at `step` every `every` steps (0: never): at a multiple, at the
+// run's start (not a restart's), and at its end when that is not a multiple.
+enum class When { start, step, end };
+bool fields_due(std::int64_t every, std::int64_t step, When when) {
+  if (every <= 0) return false;
+  return when == When::start || (step % every == 0) == (when == When::step);
+}
+// Steps from `step` to the next multiple of `every`, at most n.
+std::int64_t until_next(std::int64_t every, std::int64_t step, std::int64_t n) {
+  return every > 0 ? std::min(n, every - step % every) : n;
+}
+
+#if PK_ENABLE_HDF5
+// Writes `fields`, the box of the lattice at `origin`, to the step's .h5 and its .xmf, every
+// rank its box (comm: nullptr for one process).
+void write_h5(const pk::mpi::Communicator* comm, const std::string& path, const Geometry& geometry,
+              const std::array<int, 3>& origin, const HostFields& fields) {
+  std::vector<std::uint8_t> types;
+  for (int z = 0; z < fields.nz; ++z)
+    for (int y = 0; y < fields.ny; ++y)
+      for (int x = 0; x < fields.nx; ++x)
+        types.push_back(static_cast<std::uint8_t>(geometry.at(origin[0] + x, origin[1] + y, origin[2] + z)));
+  pk::hdf5::write_fields(comm, path, {geometry.nx(), geometry.ny(), geometry.nz()},
+                         {origin, {fields.nx, fields.ny, fields.nz}},
+                         {{"density", 1, fields.density.data()},
+                          {"velocity", 3, fields.velocity.data()},
+                          {"cell_type", 1, nullptr, types.data()}},
+                         fields.step);
+}
+#endif
 
 std::string padded(std::int64_t step) {
   char buffer[32];
@@ -81,42 +159,70 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
   pk::require_memory(space, planned_bytes(geometry, parameters, sizeof(Real)),
                      "a lattice of " + std::to_string(geometry.cell_count()) + " cells",
                      smaller_lattice(geometry, parameters, sizeof(Real)));
-  Solver<Space, Real> solver(space, geometry, parameters);
-  const std::int64_t active = geometry.active_cell_count();
-  auto write_vti_now = [&] {
-    const std::string path = options.out + "/lbm-" + name + "-" + padded(solver.step_count()) + ".vti";
-    write_vti(path, geometry, solver.fields());
+  const pk::CheckpointHeader header = run_header(name, geometry, parameters, options);
+  pk::CheckpointFiles files(options.checkpoint.path, 1, 0);
+  const bool restart = !options.checkpoint.restart.empty();
+  Solver<Space, Real> solver(
+      space, geometry,
+      restart ? restart_parameters(parameters, files.peek(options.checkpoint.restart, header)) : parameters);
+  if (restart)
+    files.read(options.checkpoint.restart, header, [&](pk::CheckpointReader& r) { read_lattice(r, solver); });
+  const auto write_checkpoint = [&] {
+    if (options.checkpoint.path.empty()) return;
+    pk::CheckpointHeader now = header;
+    now.step = solver.step_count();
+    describe_state(now, solver);
+    files.write(now, [&](pk::CheckpointWriter& w) { write_lattice(w, solver); });
   };
-  if (options.vti_every > 0) write_vti_now();
+  const std::int64_t start_step = solver.step_count();
+  pk::CheckpointSchedule schedule(options.checkpoint, start_step);
+  bool stopped = false;
+  const std::int64_t active = geometry.active_cell_count();
+  const auto write_fields = [&](When when) {
+    const std::string stem = options.out + "/lbm-" + name + "-" + padded(solver.step_count());
+    if (fields_due(options.vti_every, solver.step_count(), when)) write_vti(stem + ".vti", geometry, solver.fields());
+#if PK_ENABLE_HDF5
+    if (fields_due(options.h5_every, solver.step_count(), when))
+      write_h5(nullptr, stem + ".h5", geometry, {0, 0, 0}, solver.fields());
+#endif
+  };
+  if (!restart) write_fields(When::start);
 
   double compute_seconds = 0, last_report = 0;
   bool reported = false;
   Kokkos::Timer wall;
   std::int64_t chunk = 1;  // grows until a chunk takes about 0.2 s, for progress and output
-  while (solver.step_count() < options.steps && !pk::interrupted()) {
+  while (solver.step_count() < options.steps && !stopped) {
     std::int64_t n = std::min(chunk, options.steps - solver.step_count());
-    if (options.vti_every > 0) n = std::min(n, options.vti_every - solver.step_count() % options.vti_every);
+    n = until_next(options.h5_every, solver.step_count(), until_next(options.vti_every, solver.step_count(), n));
+    n = schedule.steps_to_next(solver.step_count(), n);
     Kokkos::Timer timer;
     solver.advance(n);
     space.fence();
     const double t = timer.seconds();
     compute_seconds += t;
     if (t < 0.2 && chunk < options.steps) chunk *= 2;  // bounded: n may stay below chunk (VTK steps)
-    if (options.vti_every > 0 && solver.step_count() % options.vti_every == 0) write_vti_now();
+    write_fields(When::step);
+    const unsigned due = schedule.due(solver.step_count());
+    if (due & pk::CheckpointSchedule::checkpoint) write_checkpoint();
+    stopped = due & pk::CheckpointSchedule::stop;
     if (wall.seconds() - last_report > 1.0) {  // long runs: progress on one line
       last_report = wall.seconds();
       reported = true;
       std::fprintf(stderr, "\r%s: step %lld / %lld (%.0f %%), %.1f MLUPS   ", name.c_str(),
                    static_cast<long long>(solver.step_count()), static_cast<long long>(options.steps),
-                   100.0 * solver.step_count() / options.steps, active * 1e-6 * solver.step_count() / compute_seconds);
+                   100.0 * solver.step_count() / options.steps,
+                   active * 1e-6 * (solver.step_count() - start_step) / compute_seconds);
     }
   }
   if (reported) std::fprintf(stderr, "\n");
-  if (options.vti_every > 0 && solver.step_count() % options.vti_every != 0) write_vti_now();
+  write_fields(When::end);
+  write_checkpoint();  // where the run ends or stopped (none when that one exists)
 
   const std::int64_t steps = solver.step_count();  // fewer than asked when interrupted
   HostFields fields = solver.fields();
-  const double mlups = compute_seconds > 0 ? active * 1e-6 * steps / compute_seconds : 0;
+  // This process's steps: a restarted run's started at the checkpoint.
+  const double mlups = compute_seconds > 0 ? active * 1e-6 * (steps - start_step) / compute_seconds : 0;
   const double mass = std::accumulate(fields.density.begin(), fields.density.end(), 0.0);
   const double speed = max_speed(fields);
   pk::require(!std::isnan(speed), name + ": the velocity is NaN after " + std::to_string(steps) +
@@ -141,6 +247,7 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
                            {"tau", parameters.tau},
                            {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}},
                           pk::interrupted()};
+  report_checkpoints(files, solver, record.metrics, true);
   const std::string path = pk::write_result(record, options.out);
   std::cout << "  wrote " << path << '\n';
   return {name, std::move(fields)};
@@ -191,19 +298,30 @@ std::optional<Setup> parse(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--vti-every", options.vti_every, "write VTK image data every N steps (0: never)")
       ->capture_default_str();
-  cli.add_option("--out", options.out, "directory for .vti files and the JSON summary")->capture_default_str();
+  cli.add_option("--h5-every", options.h5_every,
+                 "write the fields to one HDF5 file (and its XDMF) every N steps, all ranks into one (0: never)")
+      ->capture_default_str();
+  cli.add_option("--out", options.out, "directory for .vti and .h5 files and the JSON summary")->capture_default_str();
+  pk::add_checkpoint_options(cli, options.checkpoint, "steps");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
 
   pk::require(options.steps >= 1 && options.steps <= max_steps,
               "--steps " + std::to_string(options.steps) + ": need 1 to " + std::to_string(max_steps) + " steps");
   pk::require(options.vti_every >= 0, "--vti-every " + std::to_string(options.vti_every) + " must be >= 0");
+  pk::require(options.h5_every >= 0, "--h5-every ", options.h5_every, " must be >= 0");
+  pk::require(options.h5_every == 0 || PK_ENABLE_HDF5,
+              "--h5-every: this build has no HDF5 output (configure with -DPK_ENABLE_HDF5=ON and MPI; Debian: "
+              "libhdf5-openmpi-dev)");
   parameters.streaming = pattern == "ab" ? Streaming::ab : Streaming::aa;
   parameters.initial_density = 0.5 * (parameters.inlet_density + parameters.outlet_density);
   Geometry geometry = flag_file.empty() ? box_channel(channel[0], channel[1], channel[2]) : read_flag_file(flag_file);
   geometry.validate();
   validate(parameters, geometry);
+  pk::check_checkpoint_options(options.checkpoint);
   auto spaces = pk::select_spaces(space_request);
+  pk::require(spaces.size() == 1 || (options.checkpoint.path.empty() && options.checkpoint.restart.empty()),
+              "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
   pk::make_directories(options.out);
   return Setup{options, parameters, std::move(geometry), std::move(spaces), *kokkos_args};
 }
@@ -255,43 +373,80 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
                        "a slab of " + std::to_string(geometry.cell_count() / world.size()) + " cells",
                        smaller_lattice(geometry, setup.parameters, sizeof(Real), world.size()));
   });
-  DistributedSolver<Space, Real> solver(world, space, geometry, setup.parameters);
-  const auto write_now = [&] {
-    const std::string stem = "lbm-" + name + "-" + padded(solver.step_count());
-    write_pieces(world, solver, options.out, stem);
-    if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".pvti" << '\n';
+  const pk::CheckpointHeader header = run_header(name, geometry, setup.parameters, options);
+  pk::CheckpointFiles files(options.checkpoint.path, world.size(), world.rank(),
+                            [&](const std::function<void()>& body) { pk::mpi::collectively(world, body); });
+  const bool restart = !options.checkpoint.restart.empty();
+  DistributedSolver<Space, Real> solver(
+      world, space, geometry,
+      restart ? restart_parameters(setup.parameters, files.peek(options.checkpoint.restart, header))
+              : setup.parameters);
+  if (restart)
+    files.read(options.checkpoint.restart, header,
+               [&](pk::CheckpointReader& r) { read_lattice(r, solver.local_solver()); });
+  const auto write_checkpoint = [&] {
+    if (options.checkpoint.path.empty()) return;
+    pk::CheckpointHeader now = header;
+    now.step = solver.step_count();
+    describe_state(now, solver.local_solver());
+    files.write(now, [&](pk::CheckpointWriter& w) { write_lattice(w, solver.local_solver()); });
   };
-  if (options.vti_every > 0) write_now();
+  const std::int64_t start_step = solver.step_count();
+  pk::CheckpointSchedule schedule(options.checkpoint, start_step);
+  const auto write_fields = [&](When when) {
+    const std::string stem = "lbm-" + name + "-" + padded(solver.step_count());
+    if (fields_due(options.vti_every, solver.step_count(), when)) {
+      write_pieces(world, solver, options.out, stem);
+      if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".pvti" << '\n';
+    }
+#if PK_ENABLE_HDF5
+    if (fields_due(options.h5_every, solver.step_count(), when)) {
+      write_h5(&world, options.out + "/" + stem + ".h5", geometry, solver.slab_origin(), solver.fields());
+      if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".h5" << '\n';
+    }
+#endif
+  };
+  if (!restart) write_fields(When::start);
   double compute_seconds = 0;
   const double exchange_before = solver.exchange_seconds();  // the first exchange also connects the ranks
-  while (solver.step_count() < options.steps) {
-    std::int64_t n = options.steps - solver.step_count();
-    if (options.vti_every > 0) n = std::min(n, options.vti_every - solver.step_count() % options.vti_every);
+  std::int64_t chunk = 1;  // grows until a chunk takes about 0.2 s on the slowest rank
+  bool stopped = false;
+  while (solver.step_count() < options.steps && !stopped) {
+    std::int64_t n = std::min(chunk, options.steps - solver.step_count());
+    n = until_next(options.h5_every, solver.step_count(), until_next(options.vti_every, solver.step_count(), n));
+    n = schedule.steps_to_next(solver.step_count(), n);
     Kokkos::Timer timer;
     solver.advance(n);
     space.fence();
     compute_seconds += timer.seconds();
-    if (options.vti_every > 0 && solver.step_count() % options.vti_every == 0) write_now();
+    if (world.max(timer.seconds()) < 0.2 && chunk < options.steps) chunk *= 2;  // the same on every rank
+    write_fields(When::step);
+    // Signals reach the ranks at different times: they agree on what is due, rank 0's clock decides.
+    const unsigned due = world.bit_or(schedule.due(solver.step_count(), world.rank() == 0));
+    if (due & pk::CheckpointSchedule::checkpoint) write_checkpoint();
+    stopped = due & pk::CheckpointSchedule::stop;
   }
-  if (options.vti_every > 0 && solver.step_count() % options.vti_every != 0) write_now();
+  write_fields(When::end);
+  write_checkpoint();
+  const std::int64_t steps = solver.step_count() - start_step;  // this process's
 
   // The slowest rank sets the pace.
   const double seconds = world.max(compute_seconds),
                exchange_share = world.max((solver.exchange_seconds() - exchange_before) / compute_seconds);
   HostFields fields = solver.fields();
   const std::int64_t active = geometry.active_cell_count();
-  const double mlups = seconds > 0 ? active * 1e-6 * options.steps / seconds : 0;
+  const double mlups = seconds > 0 ? active * 1e-6 * steps / seconds : 0;
   const double mass = world.sum(std::accumulate(fields.density.begin(), fields.density.end(), 0.0));
   const double speed = world.max(max_speed(fields));
   const char* axis_name[] = {"x", "y", "z"};
   if (world.rank() == 0) {
     std::printf(
         "%s: %lld steps of %d x %d x %d (%lld active cells, %s, %s) on %d ranks (slabs along %s) in %.3f s: "
-        "%.2f MLUPS, %.2f per rank, %.1f %% of the time in the exchange%s; max |u| %.4g\n",
-        name.c_str(), static_cast<long long>(options.steps), geometry.nx(), geometry.ny(), geometry.nz(),
+        "%.2f MLUPS, %.2f per rank, %.1f %% of the time in the exchange%s; max |u| %.4g%s\n",
+        name.c_str(), static_cast<long long>(solver.step_count()), geometry.nx(), geometry.ny(), geometry.nz(),
         static_cast<long long>(active), streaming_name(setup.parameters.streaming), options.precision.c_str(),
         world.size(), axis_name[solver.slab().axis], seconds, mlups, mlups / world.size(), 100 * exchange_share,
-        solver.staged() ? " (staged through host buffers)" : "", speed);
+        solver.staged() ? " (staged through host buffers)" : "", speed, stopped ? " (interrupted)" : "");
     pk::ResultRecord record{"lbm",
                             std::string(streaming_name(setup.parameters.streaming)) + "-" + options.precision + "-" +
                                 std::to_string(geometry.nx()) + "x" + std::to_string(geometry.ny()) + "x" +
@@ -299,7 +454,7 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
                             name,
                             pk::describe_device(space),
                             command,
-                            {{"steps", double(options.steps)},
+                            {{"steps", double(solver.step_count())},
                              {"active_cells", double(active)},
                              {"ranks", double(world.size())},
                              {"cells_per_rank", double(active) / world.size()},
@@ -311,10 +466,12 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
                              {"max_speed", speed},
                              {"mean_density", active > 0 ? mass / active : 0},
                              {"tau", setup.parameters.tau},
-                             {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}}};  // rank 0's
+                             {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}},  // rank 0's
+                            stopped};
+    report_checkpoints(files, solver.local_solver(), record.metrics, true);
     std::cout << "  wrote " << pk::write_result(record, options.out) << '\n';
   }
-  return {name, std::move(fields)};
+  return {name, std::move(fields), stopped};
 }
 
 // pk-lbm on several ranks: every rank steps its slab.
@@ -322,6 +479,7 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
   std::vector<Run> runs;
   pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
+    if (!runs.empty() && runs.back().stopped) return;
     runs.push_back(with_precision(setup.options, [&](auto real) {
       return pk::refuse_if_out_of_memory(
           space, "a slab of " + std::to_string(setup.geometry.cell_count() / world.size()) + " cells",
@@ -334,7 +492,9 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
     if (world.rank() == 0)
       std::printf("max |u_%s - u_%s| = %.3e\n", runs[i].space.c_str(), runs[0].space.c_str(), difference);
   }
-  return 0;
+  // Every rank exits as the signalled ones do (143 for SIGTERM), or 0.
+  const bool stopped = !runs.empty() && runs.back().stopped;
+  return stopped ? static_cast<int>(world.max(pk::interrupted() ? pk::interrupted_status() : 0)) : 0;
 }
 #endif
 

@@ -40,7 +40,21 @@ find_package(nlohmann_json 3 REQUIRED)
 if(PK_ENABLE_MPI)
   find_package(MPI REQUIRED COMPONENTS CXX)  # Debian: libopenmpi-dev
 endif()
+if(PK_ENABLE_HDF5)
+  # Parallel HDF5 (Debian: libhdf5-openmpi-dev): every rank writes its part of one file.
+  if(NOT PK_ENABLE_MPI)
+    message(FATAL_ERROR "PortableKernels: PK_ENABLE_HDF5 needs PK_ENABLE_MPI (the files are written through MPI-IO)")
+  endif()
+  enable_language(C)  # FindHDF5 compiles a C test against the library
+  set(HDF5_PREFER_PARALLEL TRUE)
+  find_package(HDF5 REQUIRED COMPONENTS C)
+  if(NOT HDF5_IS_PARALLEL)
+    message(FATAL_ERROR "PortableKernels: the HDF5 found (${HDF5_C_INCLUDE_DIRS}) is not parallel: install "
+                        "libhdf5-openmpi-dev, or point HDF5_ROOT at a parallel HDF5")
+  endif()
+endif()
 find_package(CLI11 REQUIRED)
+find_package(ZLIB REQUIRED)  # Debian: zlib1g-dev; CRC-32 of checkpoints
 if(PK_ENABLE_TESTS)
   find_package(GTest REQUIRED)
 endif()

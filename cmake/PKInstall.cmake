@@ -9,6 +9,9 @@ set(pk_components core lbm gbees rfilter besselk app)
 if(PK_ENABLE_MPI)
   list(INSERT pk_components 1 mpi)
 endif()
+if(PK_ENABLE_HDF5)
+  list(APPEND pk_components hdf5)
+endif()
 foreach(component IN LISTS pk_components)
   install(TARGETS pk_${component} EXPORT PortableKernels-${component}
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

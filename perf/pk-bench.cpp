@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       if (!s.available()) std::cout << "space " << s.name << ": not run, " << s.unavailable_reason << '\n';
 
     pk::Session session(*kokkos_args);
-    pk::catch_interrupts();  // stops between benchmarks
+    pk::catch_interrupts();  // stops inside a benchmark: after the repetition, case or batch under way
     const std::string command = pk::command_line(argc, argv);
     pk::Table table({"kernel", "case", "space", "figure", "value", "limit", "ratio"});
     pk::for_each_selected_space(spaces, [&](const auto& space) {
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
         if (pk::interrupted()) break;
         for (const Result& r : b->run_on.at(name)(context)) {
           if (!context.wants(r.case_name)) continue;  // a benchmark that measured it anyway
-          pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics};
+          pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics, pk::interrupted()};
           record.metrics["limit_ratio"] = r.limit_ratio;
           const std::string path = pk::write_result(record, out);
           table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)), r.limit,

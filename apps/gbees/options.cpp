@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <pk/app/checkpoint_options.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
 
@@ -41,6 +42,7 @@ void add_options(CLI::App& cli, Options& o) {
   cli.add_option("--out", o.out, "directory for the summary JSON and the marginal CSVs");
   cli.add_option("--results", o.results, "also write a pk result record (e.g. perf/results)");
   cli.add_flag("--plot", o.plot, "draw the marginals as PNG with python3 + matplotlib");
+  add_checkpoint_options(cli, o.checkpoint, "steps");
 }
 
 bool three_body(const std::string& model) { return model == "pcr3bp" || model == "cr3bp"; }

@@ -2,6 +2,7 @@
 // pk-gbees' options, from the command line or a --config file, and the run parameters they
 // give. Free of Kokkos, so that the config fuzz target (tests/fuzz) reads files with the
 // program's own options.
+#include <pk/core/checkpoint_schedule.hpp>
 #include <pk/gbees/parameters.hpp>
 
 #include <CLI/CLI.hpp>
@@ -38,6 +39,7 @@ struct Options {
   std::string out = "pk-gbees-out";
   std::string results;  // directory for a pk::ResultRecord (perf/results)
   bool plot = false;
+  CheckpointOptions checkpoint;
 };
 
 // Every option of pk-gbees, --config included, read into `o`.

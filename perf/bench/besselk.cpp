@@ -158,6 +158,7 @@ struct BesselKBench {
     }
     const bk::MaternParameters p{1.0, 0.1, 0.5};
     for (const long n : sizes) {
+      if (pk::interrupted()) break;
       const auto s = bk::to_space(space, bk::synthetic_locations(static_cast<std::size_t>(n), 7));
       bk::Matrix<Space> work(Kokkos::view_alloc(space, "pk::bench::besselk::covariance"), n, n);
       const int matern_repeats = n > 5000 ? 1 : 3;

@@ -5,6 +5,7 @@
 #include "registry.hpp"
 
 #include <pk/core/error.hpp>
+#include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/gbees/grid.hpp>
@@ -52,7 +53,7 @@ struct Budget {
       std::fprintf(stderr, "  %s: t %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s\n", what.c_str(), s.time,
                    end_time, static_cast<long long>(s.step), s.cells, rate, elapsed * (end_time - s.time) / s.time);
     }
-    stopped = elapsed > budget_seconds;
+    stopped = elapsed > budget_seconds || pk::interrupted();
     return !stopped;
   }
 };
@@ -72,6 +73,9 @@ bool fits(const Space& space, int n, double cells, const std::string& what, std:
                free_bytes / 1e9);
   return false;
 }
+
+// Stops a run at SIGINT or SIGTERM, after the batch of steps under way.
+bool until_interrupted(const StepInfo&) { return !pk::interrupted(); }
 
 void add_statistics(std::map<std::string, double>& m, const Statistics& s, double seconds, int n) {
   m["wall_seconds"] = seconds;
@@ -102,8 +106,10 @@ struct GbeesBench {
 
   template <class Space>
   std::vector<Result> run(const Space& space, const Context& c) const {
-    std::vector<Result> results = {lorenz63(space, c), lorenz96(space, c)};
-    for (const int members : ensemble_sizes<Space>(c.size)) results.push_back(lorenz63_ensemble(space, members));
+    std::vector<Result> results = {lorenz63(space, c)};
+    if (!pk::interrupted()) results.push_back(lorenz96(space, c));
+    for (const int members : ensemble_sizes<Space>(c.size))
+      if (!pk::interrupted()) results.push_back(lorenz63_ensemble(space, members));
     return results;
   }
 
@@ -131,7 +137,7 @@ struct GbeesBench {
     Result r{"lorenz63-ensemble-" + std::to_string(members), {}, "cells_per_second", goal_text<Space>(false), 0};
     Kokkos::Timer timer;
     Solver<Space, Lorenz63> solver(space, Lorenz63{}, p);
-    solver.run();
+    solver.run(until_interrupted);
     space.fence();
     add_statistics(r.metrics, solver.statistics(), timer.seconds(), 3);
     r.metrics["members"] = members;
@@ -161,21 +167,21 @@ struct GbeesBench {
     HostCells before_measurement;
     double seconds = 0;
     for (const Measurement& m : p.measurements) {
-      solver.advance_to(m.time);
+      if (!solver.advance_to(m.time, until_interrupted)) break;
       space.fence();
       seconds += timer.seconds();
       before_measurement = solver.cells();  // the Monte Carlo comparison point (Table 1), not timed
       timer.reset();
       solver.measure(m);
     }
-    solver.advance_to(p.end_time);
+    if (!pk::interrupted()) solver.advance_to(p.end_time, until_interrupted);
     space.fence();
     seconds += timer.seconds();
     add_statistics(r.metrics, solver.statistics(), seconds, 3);
     r.metrics["end_time"] = p.end_time;
     r.metrics["paper_h100_seconds"] = 0.226;
     r.metrics["paper_h100_cells_per_second"] = 28.8e6;
-    if (before_measurement.size() > 0) {
+    if (before_measurement.size() > 0 && !pk::interrupted()) {
       MonteCarlo<Space, Lorenz63> ensemble(space, Lorenz63{}, p, 100000);
       ensemble.advance_to(1.0);
       // As the paper evaluates it (over the cells at or above p*), and over every cell of the grid.
@@ -234,7 +240,7 @@ struct GbeesBench {
       // (about 5e12 at the paper's 5e7 cells: tens of seconds on a GPU). Compared at the
       // time the run reached, which final_time records.
       const double samples = 100000, affordable = pk::runs_on_host<Space> ? 2e9 : 1e13;
-      if (static_cast<double>(solver.cell_count()) * samples <= affordable) {
+      if (static_cast<double>(solver.cell_count()) * samples <= affordable && !pk::interrupted()) {
         MonteCarlo<Space, Lorenz96> ensemble(space, Lorenz96{6, 4}, p, static_cast<std::int64_t>(samples));
         ensemble.advance_to(solver.time());
         const HostCells cells = solver.cells();

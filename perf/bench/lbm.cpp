@@ -4,6 +4,7 @@
 // same run: copy bandwidth / bytes per update (19 populations read + 19 written).
 #include "registry.hpp"
 
+#include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/lbm/solver.hpp>
@@ -103,6 +104,7 @@ struct LbmBench {
                               : config.storage_bytes == 2 ? precision_name<pk::Binary16>
                                                           : precision_name<float>;
       for (int n : case_sides) {
+        if (pk::interrupted()) break;
         if (per_cell * n * n * n > budget || !c.wants(case_name(config.streaming, precision, n))) continue;
         results.push_back(config.storage_bytes == 8   ? measure<Space, double>(space, c, config.streaming, n)
                           : config.storage_bytes == 2 ? measure<Space, pk::Binary16>(space, c, config.streaming, n)

@@ -66,6 +66,7 @@ struct RfilterBench {
           "pk::bench::rfilter::fill", Kokkos::RangePolicy<Space>(space, 0, n),
           KOKKOS_LAMBDA(const long i) { input(i) = std::sin(0.37 * i) + 0.5 * std::cos(1.91 * i); });
       for (const int K : iterations) {
+        if (pk::interrupted()) break;
         const std::string name = "line-n" + std::to_string(n) + "-k" + std::to_string(K);
         if (!c.wants(name)) continue;
         const auto coefficients = rfilter::make_coefficients(sigma, K);
@@ -120,6 +121,7 @@ struct RfilterBench {
       const double gigabytes = 2 * points * sizeof(double) * 1e-9;
       const char* axis_name = "xyz";
       for (int axis = 0; axis < 3; ++axis) {
+        if (pk::interrupted()) break;
         const std::string name = "field" + std::to_string(n) + "-" + axis_name[axis];
         if (!c.wants(name)) continue;
         // Lines per tile; on a GPU chosen (timed) here, before the filter is.

@@ -2,6 +2,7 @@
 #include <pk/core/error.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -79,6 +80,68 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
 
 void remove_unfinished_file() noexcept {
   if (has_unfinished) ::unlink(unfinished);
+}
+
+AtomicFile::AtomicFile(const std::string& path) : path_(path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  require(!fs::exists(status) || fs::is_regular_file(status), "cannot write '" + path + "': it is not a regular file");
+  temporary_ = create_temporary(fs::path(path));
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd_ < 0) {
+    fs::remove(temporary_, ec);
+    throw Error("cannot write '" + path + "': " + std::strerror(errno));
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
+  std::error_code ec;
+  if (!temporary_.empty()) fs::remove(temporary_, ec);
+}
+
+void AtomicFile::write(const void* data, std::size_t bytes) {
+  const char* next = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ::ssize_t written = ::write(fd_, next, bytes);
+    if (written < 0 && errno == EINTR) continue;  // a signal (SIGUSR1) arrived mid-write
+    require(written > 0, "writing '" + path_ + "' failed (disk full?): " + std::strerror(written < 0 ? errno : ENOSPC));
+    next += written;
+    bytes -= static_cast<std::size_t>(written);
+  }
+}
+
+void AtomicFile::write_at(std::size_t offset, const void* data, std::size_t bytes) {
+  const char* next = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ::ssize_t written = ::pwrite(fd_, next, bytes, static_cast<::off_t>(offset));
+    if (written < 0 && errno == EINTR) continue;
+    require(written > 0, "writing '" + path_ + "' failed: " + std::strerror(written < 0 ? errno : ENOSPC));
+    next += written;
+    offset += static_cast<std::size_t>(written);
+    bytes -= static_cast<std::size_t>(written);
+  }
+}
+
+void AtomicFile::commit() {
+  require(fd_ >= 0, "'" + path_ + "' was committed already");
+  // fsync reports write errors that only the flush to the disk meets (full quota, I/O errors).
+  const bool synced = ::fsync(fd_) == 0;
+  const int sync_error = errno;
+  const bool closed = ::close(fd_) == 0;
+  fd_ = -1;
+  require(synced && closed, "writing '" + path_ + "' failed: " + std::strerror(synced ? errno : sync_error));
+  std::error_code ec;
+  fs::rename(temporary_, path_, ec);
+  require(!ec, "cannot write '" + path_ + "': " + ec.message());
+  temporary_.clear();
+  // The rename is durable once the folder's entry is on the disk.
+  const fs::path parent = fs::path(path_).parent_path();
+  const int folder = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (folder >= 0) {
+    ::fsync(folder);
+    ::close(folder);
+  }
 }
 
 void make_directories(const std::string& path) {

@@ -1,4 +1,3 @@
-#include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/mpi/communicator.hpp>
 
@@ -84,26 +83,7 @@ void write_line(const std::string& line) {
   std::_Exit(status);
 }
 
-// The lines end_at_signals() prints, made before a signal comes: a handler may only write.
-std::string signal_line[2];
-
-extern "C" void end_now(int signal) {
-  remove_unfinished_file();
-  write_line(signal_line[signal == SIGINT ? 0 : 1]);
-  ::_exit(128 + signal);
-}
-
 }  // namespace
-
-void end_at_signals() {
-  const char* names[2] = {"SIGINT", "SIGTERM"};
-  for (int i = 0; i < 2; ++i) signal_line[i] = rank_line(std::string("stopped by ") + names[i]);
-  struct sigaction action = {};
-  action.sa_handler = end_now;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
 
 bool launched_by_mpi() {
   if (const char* forced = std::getenv("PK_MPI")) return std::string(forced) == "1";
@@ -196,6 +176,14 @@ double Communicator::max(double value) const {
   MPI_Iallreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, comm_, &request);
   wait_all(1, &request);
   return largest;
+}
+
+unsigned Communicator::bit_or(unsigned value) const {
+  unsigned any = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&value, &any, 1, MPI_UNSIGNED, MPI_BOR, comm_, &request);
+  wait_all(1, &request);
+  return any;
 }
 
 }  // namespace pk::mpi

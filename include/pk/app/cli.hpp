@@ -5,6 +5,7 @@
 #include <pk/core/details/config_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/input_file.hpp>
+#include <pk/app/checkpoint_options.hpp>
 #include <pk/app/session.hpp>
 
 #include <CLI/CLI.hpp>

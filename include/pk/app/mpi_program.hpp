@@ -9,6 +9,7 @@
 //   }
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
+#include <pk/core/interrupt.hpp>
 #include <pk/mpi/agreement.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/mpi/devices.hpp>
@@ -40,7 +41,7 @@ int run_program(const std::string& program, int argc, char** argv, const Parse& 
     require_same_on_every_rank(world, "the command line", command.substr(command.find(' ') + 1));
     std::optional<Session> session;
     collectively(world, [&] { session.emplace(rank_kokkos_arguments(world, setup->kokkos_args)); });
-    end_at_signals();
+    catch_interrupts();  // run() stops when any rank was signalled (Communicator::bit_or)
     return run(world, *setup, command);
   });
 }

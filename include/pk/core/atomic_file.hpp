@@ -4,6 +4,7 @@
 // disk or an interruption never leaves a truncated file under that name. A target that
 // exists and is not a regular file (/dev/null, a pipe, /dev/full) is written in place and
 // checked the same way.
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -17,6 +18,28 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
 // Removes the temporary file of a write_file under way, if any, for a signal handler that
 // ends the program at once (async-signal-safe: no file is left half written).
 void remove_unfinished_file() noexcept;
+// A file written through a temporary beside `path` with POSIX I/O, for large binary files
+// (checkpoints): commit() flushes it to the disk (fsync), renames it over `path` and syncs the
+// folder, so that after a crash `path` holds the old content or the new, whole. Destroyed
+// without commit(), it removes the temporary. Every failure throws pk::Error naming `path`.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // Appends `bytes` bytes.
+  void write(const void* data, std::size_t bytes);
+  // Overwrites bytes already written, from `offset` on (a header completed last).
+  void write_at(std::size_t offset, const void* data, std::size_t bytes);
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, temporary_;
+  int fd_ = -1;
+};
 
 // Creates the directory `path` and its parents where missing; pk::Error when it cannot.
 void make_directories(const std::string& path);

@@ -1,5 +1,7 @@
 #pragma once
 // Timing device work: fence, warm up once, repeat, keep the median.
+#include <pk/core/interrupt.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -7,21 +9,24 @@
 
 namespace pk {
 
-// Median wall time in seconds of `repeats` runs of work(), after one untimed warm-up run.
+// Median wall time in seconds of `repeats` runs of work(), after one untimed warm-up run;
+// of the runs done when SIGINT or SIGTERM arrives (at least one: pk-bench then stops,
+// marking what it measured interrupted).
 template <class Space, class Work>
 double median_seconds(const Space& space, int repeats, Work&& work) {
   work();
   space.fence();
   std::vector<double> seconds;
   seconds.reserve(repeats);
-  for (int r = 0; r < repeats; ++r) {
+  for (int r = 0; r < repeats && (r == 0 || !interrupted()); ++r) {
     Kokkos::Timer timer;
     work();
     space.fence();
     seconds.push_back(timer.seconds());
   }
-  std::nth_element(seconds.begin(), seconds.begin() + repeats / 2, seconds.end());
-  return seconds[repeats / 2];
+  const std::size_t middle = seconds.size() / 2;
+  std::nth_element(seconds.begin(), seconds.begin() + middle, seconds.end());
+  return seconds[middle];
 }
 
 }  // namespace pk

@@ -117,6 +117,10 @@ class Solver {
   UpdateSums last_update(int member = 0) { return state_.last_update(member); }
 
  private:
+  // Checkpoints (checkpoint.hpp) read and restore the whole state.
+  template <class>
+  friend struct CheckpointState;
+
   Details::Propagation<ExecutionSpace, Model> state_;
 };
 

@@ -130,6 +130,7 @@ class DistributedSolver {
   }
   const Geometry& geometry() const { return global_; }
   const LocalSolver& local_solver() const { return *solver_; }
+  LocalSolver& local_solver() { return *solver_; }  // a restart's (checkpoint.hpp)
   std::int64_t step_count() const { return solver_->step_count(); }
   // Wall time this rank spent in the ghost-layer exchange since construction: packing,
   // posting, waiting for and unpacking the messages (not the interior step that overlaps them;

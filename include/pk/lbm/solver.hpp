@@ -72,10 +72,11 @@ class Solver {
     grid_ = Details::build_grid(space_, geometry_, ghosts);
     plan_.choose_split_by_walls(grid_);
     const int slots = plan_.lattice_slots();
-    f_ = Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f"), slots, D3Q19::size);
+    // Zeroed: the slots no step writes (pads, margins) are then the same in every run, and
+    // so are checkpoints of the same state (checkpoint.hpp).
+    f_ = Distributions(Kokkos::view_alloc(space_, "pk::lbm::f"), slots, D3Q19::size);
     if (parameters_.streaming == Streaming::ab)
-      f_next_ =
-          Distributions(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::f_next"), slots, D3Q19::size);
+      f_next_ = Distributions(Kokkos::view_alloc(space_, "pk::lbm::f_next"), slots, D3Q19::size);
     const auto& p = parameters_;
     const Details::ParameterState<memory_space> initial{
         grid_.cell_type,
@@ -170,6 +171,9 @@ class Solver {
   }
 
   std::int64_t step_count() const { return steps_; }
+  // The lattice as stored (checkpoint.hpp): a restart writes it back and sets the step count.
+  const Distributions& lattice() const { return f_; }
+  void set_step_count(std::int64_t steps) { steps_ = steps; }
   const Geometry& geometry() const { return geometry_; }
   const Parameters& parameters() const { return parameters_; }
   const ExecutionSpace& space() const { return space_; }

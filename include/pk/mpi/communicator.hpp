@@ -53,11 +53,6 @@ void wait_all(int count, MPI_Request* requests);
 // PK_MPI_TIMEOUT in seconds (300 when unset); pk::Error unless it is a number > 0.
 double wait_timeout();
 
-// SIGINT and SIGTERM end this rank at once with one line, "PROGRAM: rank R of N: stopped by
-// SIGTERM", the file it was writing removed, status 130 or 143: one rank cannot stop a
-// distributed run at a safe point, and mpirun sends SIGTERM to the others when a rank dies.
-void end_at_signals();
-
 // A communicator (not owned): its rank and size, and the rank among the processes of this
 // node, which picks the node's GPU.
 class Communicator {
@@ -71,6 +66,7 @@ class Communicator {
 
   double sum(double value) const;
   double max(double value) const;
+  unsigned bit_or(unsigned value) const;  // the bits any rank set
 
  private:
   MPI_Comm comm_;

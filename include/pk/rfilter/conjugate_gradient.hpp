@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 namespace pk::rfilter {
@@ -22,9 +23,29 @@ struct CgResult {
   bool interrupted = false;  // stopped early by SIGINT/SIGTERM (pk::interrupted)
 };
 
-// How CG reduces its vectors: dot products and norms of what this process holds. A
-// distributed solver passes one that sums over ranks.
+// CG's state after an iteration: all a checkpoint needs to continue bit for bit
+// (rfilter/checkpoint.hpp). The views are CG's own: copy what must outlive the call.
+template <class Vector>
+struct CgState {
+  Vector x, r, p;      // iterate, residual, search direction
+  double rr = 0;       // r . r
+  int iterations = 0;  // done so far
+  bool last = false;   // CG stops after this one (converged, or at max_iterations)
+};
+
+// What a caller adds to a solve: a state to resume from (a restart) instead of the guess in
+// x, and a call after every iteration, which stops the solve by returning false. Without
+// one, CG stops at SIGINT or SIGTERM (pk::interrupted, agreed over the ranks).
+template <class Vector>
+struct CgControl {
+  const CgState<Vector>* resume = nullptr;
+  std::function<bool(const CgState<Vector>&)> after_iteration;
+};
+
+// How CG reduces its vectors: dot products and norms of what this process holds, and
+// whether any process says yes. A distributed solver passes one that reduces over ranks.
 struct LocalReduction {
+  bool any(bool yes) const { return yes; }
   template <class ExecutionSpace, class Vector>
   double dot(const ExecutionSpace& space, const Vector& a, const Vector& b) const {
     return blas::dot(space, a, b);
@@ -36,11 +57,13 @@ struct LocalReduction {
 };
 
 // Solves A x = b from the initial guess in x; apply(p, q) must set q = A p, queuing its work
-// on `space`. Stops when ||r|| <= tolerance ||b||, after max_iterations, or at
-// SIGINT/SIGTERM (interrupt.hpp). Vectors: 1-D LayoutLeft views.
+// on `space`. Stops when ||r|| <= tolerance ||b||, after max_iterations, or as `control`
+// says (by default at SIGINT/SIGTERM, interrupt.hpp). Vectors: 1-D LayoutLeft views.
 template <class Space, class Vector, class Apply, class Reduction = LocalReduction>
-CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector& b, const Vector& x, double tolerance,
-                            int max_iterations, const Reduction& reduction = {}) {
+CgResult conjugate_gradient(
+    const Space& space, const Apply& apply, const Vector& b, const Vector& x, double tolerance, int max_iterations,
+    const Reduction& reduction = {},
+    const CgControl<Kokkos::View<double*, Kokkos::LayoutLeft, typename Vector::memory_space>>& control = {}) {
   static_assert(check_arguments<Space, Vector>());
   require(tolerance > 0 && tolerance < 1,
           "conjugate gradients: tolerance must be in (0, 1) (got " + std::to_string(tolerance) + ")");
@@ -59,14 +82,26 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
     result.converged = true;
     return result;
   }
-  Kokkos::deep_copy(space, p, x);
-  apply(p, ap);
-  Kokkos::deep_copy(space, r, b);
-  blas::axpby(space, -1.0, ap, 1.0, r);  // r = b - A x
-  Kokkos::deep_copy(space, p, r);
-  double rr = reduction.dot(space, r, r);
+  double rr = 0;
+  if (const CgState<Plain>* resume = control.resume) {
+    require(resume->x.extent(0) == n && resume->r.extent(0) == n && resume->p.extent(0) == n,
+            "conjugate gradients: the state to resume from has vectors of another length");
+    Kokkos::deep_copy(space, x, resume->x);
+    Kokkos::deep_copy(space, r, resume->r);
+    Kokkos::deep_copy(space, p, resume->p);
+    rr = resume->rr;
+    result.iterations = resume->iterations;
+  } else {
+    Kokkos::deep_copy(space, p, x);
+    apply(p, ap);
+    Kokkos::deep_copy(space, r, b);
+    blas::axpby(space, -1.0, ap, 1.0, r);  // r = b - A x
+    Kokkos::deep_copy(space, p, r);
+    rr = reduction.dot(space, r, r);
+  }
   result.relative_residual = std::sqrt(rr) / b_norm;
-  while (result.relative_residual > tolerance && result.iterations < max_iterations && !interrupted()) {
+  bool stopped = !control.after_iteration && reduction.any(interrupted());
+  while (result.relative_residual > tolerance && result.iterations < max_iterations && !stopped) {
     apply(p, ap);
     const double step = rr / reduction.dot(space, p, ap);
     blas::axpby(space, step, p, 1.0, x);
@@ -76,9 +111,16 @@ CgResult conjugate_gradient(const Space& space, const Apply& apply, const Vector
     rr = rr_next;
     ++result.iterations;
     result.relative_residual = std::sqrt(rr) / b_norm;
+    const bool last = result.relative_residual <= tolerance || result.iterations >= max_iterations;
+    if (control.after_iteration) {
+      space.fence();
+      stopped = !control.after_iteration(CgState<Plain>{x, r, p, rr, result.iterations, last});
+    } else {
+      stopped = reduction.any(interrupted());
+    }
   }
   result.converged = result.relative_residual <= tolerance;
-  result.interrupted = !result.converged && interrupted();
+  result.interrupted = !result.converged && stopped;
   Kokkos::deep_copy(space, p, x);
   apply(p, ap);
   Kokkos::deep_copy(space, r, b);

@@ -97,6 +97,8 @@ class DistributedThreeDVar {
   double communication_seconds() const { return halo_.seconds() + reduction_seconds_; }
   // Entries of this rank's slab vectors: slab x extent * ny * nz, x fastest.
   long local_size() const { return static_cast<long>(slab_.size()) * grid_.ny * grid_.nz; }
+  // Entries of CG's vectors on this rank: the slab in the extended layout (CgState).
+  long cg_size() const { return extended_grid_.size(); }
 
   // x = V x on this rank's slab (collective).
   void apply_v(const Vector& x) {
@@ -113,7 +115,9 @@ class DistributedThreeDVar {
   }
 
   // analysis = background + V v, v from CG on eq. (3) (collective; this rank's slabs).
-  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) {
+  // `control`: CG's (a restart, checkpoints), on vectors in the extended layout.
+  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations,
+                         const CgControl<Vector>& control = {}) {
     require(static_cast<long>(background.extent(0)) == local_size() &&
                 static_cast<long>(analysis.extent(0)) == local_size(),
             "3D-Var: background and analysis must have one entry per point of the rank's slab");
@@ -126,12 +130,12 @@ class DistributedThreeDVar {
     const Vector rhs = extended_vector("pk::rfilter::3dvar::rhs");
     add_observed_transpose(misfit, rhs);
     apply_vt_extended(rhs);
-    const Vector control = extended_vector("pk::rfilter::3dvar::control");
+    const Vector v = extended_vector("pk::rfilter::3dvar::control");
     result.cg = conjugate_gradient(
-        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, control, tolerance, max_iterations,
-        reduction);
-    apply_v_extended(control);
-    keep_slab(control, analysis);
+        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, v, tolerance, max_iterations, reduction,
+        control);
+    apply_v_extended(v);
+    keep_slab(v, analysis);
     blas::axpby(space_, 1.0, background, 1.0, analysis);
     space_.fence();
     return result;

@@ -108,8 +108,9 @@ class ThreeDVar {
     blas::axpby(space_, 1.0, in, 1.0, out);
   }
 
-  // analysis = background + V v, v from CG on eq. (3).
-  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations) const {
+  // analysis = background + V v, v from CG on eq. (3); `control`: CG's (a restart, checkpoints).
+  AnalysisResult analyse(const Vector& background, const Vector& analysis, double tolerance, int max_iterations,
+                         const CgControl<Vector>& control = {}) const {
     require(static_cast<long>(background.extent(0)) == grid_.size() &&
                 static_cast<long>(analysis.extent(0)) == grid_.size(),
             "3D-Var: background and analysis must have one entry per grid point");
@@ -123,12 +124,13 @@ class ThreeDVar {
     Vector rhs(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::rhs"), grid_.size());
     add_transpose(space_, grid_, obs_, misfit, rhs, WeightByInverseVariance::yes);
     apply_vt(rhs);
-    Vector control(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::control"), grid_.size());
+    Vector v(Kokkos::view_alloc(space_, "pk::rfilter::3dvar::control"), grid_.size());
     result.cg = conjugate_gradient(
-        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, control, tolerance, max_iterations);
-    apply_v(control);
+        space_, [&](const auto& p, const auto& q) { apply_system(p, q); }, rhs, v, tolerance, max_iterations,
+        LocalReduction{}, control);
+    apply_v(v);
     Kokkos::deep_copy(space_, analysis, background);
-    blas::axpby(space_, 1.0, control, 1.0, analysis);
+    blas::axpby(space_, 1.0, v, 1.0, analysis);
     space_.fence();
     return result;
   }

@@ -53,6 +53,8 @@ class Portablekernels(CMakePackage, CudaPackage):
     )
     variant("mpi", default=False, description="Distributed solvers (MPI) and pk-lbm's distributed mode")
     depends_on("mpi", when="+mpi")
+    variant("hdf5", default=False, when="+mpi", description="Parallel HDF5 output of LBM fields and 3D-Var analyses")
+    depends_on("hdf5+mpi", when="+hdf5")
     # `cuda` and `cuda_arch` come from CudaPackage.
     conflicts("+cuda", when="cuda_arch=none", msg="+cuda needs a GPU architecture, e.g. cuda_arch=90")
     # Kokkos compiles for one GPU architecture per build; without this the forwarding below
@@ -106,6 +108,7 @@ class Portablekernels(CMakePackage, CudaPackage):
 
     depends_on("nlohmann-json@3:")
     depends_on("cli11")
+    depends_on("zlib-api")  # checkpoints' CRC-32
     # BesselK/Matern: NLopt (BOBYQA) for the likelihood fit; GSL and Boost.Math (headers) as
     # the independent references K_nu is checked against. NLopt's Python module is unused.
     depends_on("nlopt~python")
@@ -151,6 +154,7 @@ class Portablekernels(CMakePackage, CudaPackage):
             self.define("PK_BOOTSTRAP_KOKKOS", False),
             self.define_from_variant("PK_ENABLE_CUDA", "cuda"),
             self.define_from_variant("PK_ENABLE_MPI", "mpi"),
+            self.define_from_variant("PK_ENABLE_HDF5", "hdf5"),
             self.define("PK_ENABLE_TESTS", self.run_tests),
             self.define("PK_ENABLE_BENCHMARKS", True),
             self.define("PK_HOST_ARCH", self._host_march()),

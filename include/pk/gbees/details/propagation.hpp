@@ -27,6 +27,11 @@
 #include <utility>
 #include <vector>
 
+namespace pk::gbees {
+template <class Solver>
+struct CheckpointState;
+}  // namespace pk::gbees
+
 namespace pk::gbees::Details {
 
 template <class ExecutionSpace, class Model>
@@ -323,6 +328,9 @@ class Propagation {
   }
 
  private:
+  template <class>
+  friend struct pk::gbees::CheckpointState;  // reads and restores the whole state
+
   ExecutionSpace space_;
   Model model_;
   Parameters parameters_;

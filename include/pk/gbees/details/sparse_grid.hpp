@@ -24,8 +24,9 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <utility>
+#include <type_traits>
+#include <vector>
 
 namespace pk::gbees {
 
@@ -117,11 +118,48 @@ class SparseGrid {
   // Per cell: bit j set when f_j > 0 on its forward face, bit 8 + j when f_j < 0, bit 16
   // when its probability is >= p* (written at normalisation, read by growth and pruning).
   Kokkos::View<std::int32_t*, memory_space> direction() const { return direction_; }
-  Inserter inserter() const { return Inserter{map_, key_, probability_, direction_, device_count_, insert_failed_}; }
+  Inserter inserter() const {
+    rebuilt_ = false;
+    return Inserter{map_, key_, probability_, direction_, device_count_, insert_failed_};
+  }
   // The cell count as kernels see it, and 1 once an insert found no room (Inserter).
   Kokkos::View<const std::int32_t, memory_space> device_count() const { return device_count_; }
   Kokkos::View<const int, memory_space> insert_failed() const { return insert_failed_; }
   std::size_t map_rehashes() const { return rehashes_; }
+
+  // Where the map stands since the last rehash_from_slots (what a checkpoint can rebuild):
+  // whether no insert ran since, and the capacities of the map and the arrays it left.
+  struct Rebuilt {
+    bool current = false;
+    std::size_t map_capacity = 0, capacity = 0;
+  };
+  Rebuilt rebuilt() const { return {rebuilt_, rebuilt_map_capacity_, rebuilt_capacity_}; }
+
+  // A checkpoint's grid (checkpoint.hpp): the cells on the host, arrays of `rebuilt.capacity`
+  // slots and a map of `rebuilt.map_capacity` filled as rehash_from_slots fills it, so that
+  // inserts find it as they found the checkpointed one; `rehashes` as it was.
+  void restore(const Rebuilt& rebuilt, const std::vector<std::uint64_t>& keys, const std::vector<double>& probabilities,
+               const std::vector<std::int32_t>& directions, std::size_t rehashes) {
+    const auto cells = static_cast<std::int32_t>(keys.size());
+    require(probabilities.size() == keys.size() && directions.size() == keys.size() &&
+                keys.size() <= rebuilt.capacity && keys.size() <= rebuilt.map_capacity,
+            "sparse grid: a checkpoint's cells do not fit its capacities");
+    key_ = Kokkos::View<std::uint64_t*, memory_space>();
+    allocate_cells(rebuilt.capacity);
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    const auto first = std::make_pair(0, cells);
+    Kokkos::deep_copy(space_, Kokkos::subview(key_, first),
+                      Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Unmanaged>(keys.data(), keys.size()));
+    Kokkos::deep_copy(space_, Kokkos::subview(probability_, first),
+                      Kokkos::View<const double*, Kokkos::HostSpace, Unmanaged>(probabilities.data(), keys.size()));
+    Kokkos::deep_copy(space_, Kokkos::subview(direction_, first),
+                      Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Unmanaged>(directions.data(), keys.size()));
+    map_ = new_map(rebuilt.map_capacity * 6 / 7);  // as rehash_from_slots asks for it
+    require(map_.capacity() == rebuilt.map_capacity, "sparse grid: this Kokkos makes no map of ",
+            rebuilt.map_capacity, " entries, which the checkpoint's run had");
+    rehash_from_slots(cells);
+    rehashes_ = rehashes;
+  }
 
   double allocated_bytes() const {
     const MemoryBreakdown b = bytes_per_slot(n_);
@@ -271,6 +309,9 @@ class SparseGrid {
     allocate_cells(map_.capacity());  // every slot the map can fill has its cell arrays
     insert_slots(cells);
     set_count(cells);
+    rebuilt_ = true;
+    rebuilt_map_capacity_ = map_.capacity();
+    rebuilt_capacity_ = capacity();
   }
 
  private:
@@ -354,6 +395,8 @@ class SparseGrid {
   Kokkos::View<std::int32_t, memory_space> device_count_;
   Kokkos::View<int, memory_space> insert_failed_;
   std::int32_t count_ = 0;
+  mutable bool rebuilt_ = false;  // no insert since rehash_from_slots
+  std::size_t rebuilt_map_capacity_ = 0, rebuilt_capacity_ = 0;
 };
 
 }  // namespace Details

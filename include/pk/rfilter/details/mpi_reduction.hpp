@@ -16,6 +16,13 @@ namespace pk::rfilter::Details {
 struct MpiReduction {
   MPI_Comm comm;
   double* seconds = nullptr;
+  bool any(bool yes) const {
+    int mine = yes ? 1 : 0, all = 0;
+    MPI_Request request;
+    MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_LOR, comm, &request);
+    mpi::wait_all(1, &request);
+    return all != 0;
+  }
   template <class ExecutionSpace, class Vector>
   double dot(const ExecutionSpace& space, const Vector& a, const Vector& b) const {
     double local = blas::dot(space, a, b), total = 0;
