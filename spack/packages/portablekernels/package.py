@@ -88,13 +88,12 @@ class Portablekernels(CMakePackage, CudaPackage):
     # What cannot build: upstream Kokkos supports CUDA 13 from 4.7.01. 4.6.01 builds with the
     # project's patches (spack/overrides applies them; Spack 1.x's own kokkos recipe refuses
     # 4.6.01 with CUDA 13, Spack 0.23's has no 4.6.01, and an external 4.6.01 was built).
-    for _kokkos in ("@:4.6.00", "@4.6.02:4.7.00"):
-        conflicts(
-            "^cuda@13:",
-            when=f"+cuda ^kokkos{_kokkos}",
-            msg="Kokkos before 4.7.01 does not build with CUDA 13: use ^kokkos@4.7.01:, "
-            "^kokkos@4.6.01 with spack/overrides (the project's patches), or ^cuda@12",
-        )
+    _cuda13_msg = (
+        "Kokkos before 4.7.01 does not build with CUDA 13: use ^kokkos@4.7.01:, "
+        "^kokkos@4.6.01 with spack/overrides (the project's patches), or ^cuda@12"
+    )
+    conflicts("^cuda@13:", when="+cuda ^kokkos@:4.6.00", msg=_cuda13_msg)
+    conflicts("^cuda@13:", when="+cuda ^kokkos@4.6.02:4.7.00", msg=_cuda13_msg)
 
     # Kokkos Kernels, with vendor BLAS on the host and cuBLAS on the device, as the project's
     # own bootstrap (deps/bootstrap.sh) builds it. Its explicit instantiations are the site's
@@ -106,11 +105,9 @@ class Portablekernels(CMakePackage, CudaPackage):
     depends_on("kokkos-kernels~cuda", when="~cuda")
     # The host BLAS runs inside Kokkos' OpenMP threads: a single-threaded OpenBLAS would be
     # the CPU side of every comparison, and a pthreads one fights Kokkos' threads.
-    for _threads in ("none", "pthreads"):
-        conflicts(
-            f"^openblas threads={_threads}",
-            msg="PortableKernels needs an OpenMP-threaded OpenBLAS: ^openblas threads=openmp",
-        )
+    _openblas_msg = "PortableKernels needs an OpenMP-threaded OpenBLAS: ^openblas threads=openmp"
+    conflicts("^openblas threads=none", msg=_openblas_msg)
+    conflicts("^openblas threads=pthreads", msg=_openblas_msg)
 
     # One GPU architecture, passed through to both, as ArborX and Cabana do.
     for _arch in CudaPackage.cuda_arch_values:
