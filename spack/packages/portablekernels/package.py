@@ -70,10 +70,11 @@ class Portablekernels(CMakePackage, CudaPackage):
     depends_on("cxx", type="build")
     depends_on("cmake@3.22:", type="build")
 
-    # Kokkos. Built and tested: 4.6.01 (OpenMP; +cuda on CUDA 13 through spack/overrides).
-    # Concretized only: 5.x on Spack 1.x (C++20: Kokkos 5 has no cxxstd below 20, and the
-    # project compiles with Kokkos' standard, see cmake_args). Kokkos 3.x C++14 builds are
-    # refused: the project is C++17.
+    # Kokkos. Built and tested: 4.6.01 (OpenMP; +cuda on CUDA 13 through spack/overrides),
+    # concretized with Spack 0.23. Allowed, neither concretized nor built (no Spack 1.x here):
+    # 5.x, C++20 (Kokkos 5 has no cxxstd below 20; the project compiles with Kokkos' standard,
+    # see cmake_args, and ./pk test-cxx20 rehearses it). Kokkos built as C++14 is refused: the
+    # project is C++17.
     depends_on("kokkos@3.4:")
     conflicts("^kokkos cxxstd=14", msg="PortableKernels needs C++17 or later: ^kokkos cxxstd=17")
     depends_on("kokkos+openmp", when="+openmp")
