@@ -10,8 +10,8 @@
 #     the two patches of deps/patches/kokkos-4.6.01 (their sha256), kokkos-nvcc-wrapper
 #     4.6.01 with the first, Kokkos Kernels +cuda +cublas cuda_arch=90;
 #   * `+cuda cuda_arch=80,90` is refused (cuda_arch is single-valued);
-#   * without spack/overrides (Spack 0.23's newest Kokkos is 4.3.01) `+cuda` is refused
-#     with the recipe's CUDA 13 message;
+#   * without spack/overrides, `+cuda ^kokkos@4.3.01` (Spack 0.23's newest release) is
+#     refused with the recipe's CUDA 13 message;
 #   * with Kokkos and Kokkos Kernels as externals, the recipe's cmake_args() take
 #     nvcc_wrapper from the external Kokkos' prefix (offline/external_kokkos.py).
 # Cold caches: ~3 min of CPU (10-14 min wall niced on a 2-core machine that others loaded).
@@ -77,11 +77,12 @@ has "$spec" cuda "cuda@13.0.88"
 
 refused "$scope" 'multiple values are not allowed for variant .cuda_arch.' portablekernels +cuda cuda_arch=80,90
 
-# The same site without spack/overrides.
+# The same site without spack/overrides: Spack 0.23's releases end at 4.3.01, which CUDA 13
+# cannot build (its `develop` branch, which can, is what `+cuda` alone concretizes to).
 plain=$work/scope-plain
 cp -r "$scope" "$plain"
 printf 'repos::\n- %s\n- %s\n' "$root/spack" "$work/builtin" > "$plain/repos.yaml"
-refused "$plain" "Kokkos before 4.7.01 does not build with CUDA 13" portablekernels +cuda cuda_arch=90
+refused "$plain" "Kokkos before 4.7.01 does not build with CUDA 13" portablekernels +cuda cuda_arch=90 ^kokkos@4.3.01
 
 # Kokkos and Kokkos Kernels as a site's externals.
 externals=$work/scope-externals
