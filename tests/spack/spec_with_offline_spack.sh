@@ -14,7 +14,8 @@
 #     refused with the recipe's CUDA 13 message;
 #   * with Kokkos and Kokkos Kernels as externals, the recipe's cmake_args() take
 #     nvcc_wrapper from the external Kokkos' prefix (offline/external_kokkos.py).
-# Cold caches: ~3 min of CPU (10-14 min wall niced on a 2-core machine that others loaded).
+# Five concretizations (three before spack/overrides): each about 50 s of CPU cold; the whole
+# script took 88 min wall niced at 15 on a 2-core machine that others loaded 16-19x (not a CI figure).
 # The Spack 1.x spellings (spack_repo.builtin imports) are checked by check_package.py.
 # Exits 1 on the first failed check; exits 0 with one line when ../shared/tools is absent.
 #   tests/spack/spec_with_offline_spack.sh   (or ./pk test-spack; PK_SPACK_CACHE: see offline/setup.sh)
