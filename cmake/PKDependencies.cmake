@@ -32,7 +32,8 @@ if(Kokkos_ENABLE_CUDA AND NOT PK_ENABLE_CUDA)
   message(FATAL_ERROR "PortableKernels: the Kokkos in ${Kokkos_DIR} has the CUDA backend; configure with "
                       "-DPK_ENABLE_CUDA=ON (and Kokkos' nvcc_wrapper as the compiler).")
 endif()
-if(PK_ENABLE_CUDA)
+# Kokkos 5 always has device lambdas and dropped the option.
+if(PK_ENABLE_CUDA AND Kokkos_VERSION VERSION_LESS 5)
   kokkos_check(OPTIONS CUDA_LAMBDA)
 endif()
 

@@ -33,8 +33,14 @@ elseif(PK_BOOTSTRAP_KOKKOS)
   # Kept in the cache, so that a later reconfigure builds against the same Kokkos.
   set(PK_KOKKOS_VERSION "$ENV{PK_KOKKOS_VERSION}" CACHE STRING
       "Kokkos for the bootstrap: 4.6.01, 3.4.01, or empty for 4.6.01 where it can be had")
+  # The project's C++ standard is Kokkos' (20: Kokkos without its deprecated code, as Kokkos 5).
+  if(CMAKE_CXX_STANDARD)
+    set(_pk_cxx_standard ${CMAKE_CXX_STANDARD})
+  else()
+    set(_pk_cxx_standard 17)
+  endif()
   execute_process(
-    COMMAND ${CMAKE_COMMAND} -E env PK_KOKKOS_VERSION=${PK_KOKKOS_VERSION}
+    COMMAND ${CMAKE_COMMAND} -E env PK_KOKKOS_VERSION=${PK_KOKKOS_VERSION} PK_CXX_STANDARD=${_pk_cxx_standard}
             "${CMAKE_CURRENT_LIST_DIR}/../deps/bootstrap.sh" ${_pk_backend}
     OUTPUT_VARIABLE _pk_bootstrap_out
     RESULT_VARIABLE _pk_bootstrap_rc

@@ -19,6 +19,9 @@
 #   PK_DEPS_CACHE        cache folder (default ~/.cache/portablekernels)
 #   PK_JOBS              build jobs (default nproc)
 #   PK_CUDA_ARCH         Kokkos arch option for the cuda backend (default HOPPER90)
+#   PK_CXX_STANDARD      17 (default) or 20: 20 builds 4.6.01 as C++20 without the code that
+#                        Kokkos 4 deprecated (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF), as Kokkos 5
+#                        will have it
 #   PK_TRILINOS_TARBALL  a copy of trilinos_13.2.0.orig.tar.gz to use instead of downloading
 set -euo pipefail
 
@@ -45,6 +48,13 @@ case "$kokkos_version" in
   *) die "PK_KOKKOS_VERSION=$kokkos_version is not supported (use $release or $fallback)" ;;
 esac
 cuda_arch=${PK_CUDA_ARCH:-HOPPER90}
+cxx_standard=${PK_CXX_STANDARD:-17}
+case "$cxx_standard" in
+  17) ;;
+  20) [ "$kokkos_version" != "$fallback" ] || die "PK_CXX_STANDARD=20 needs Kokkos $release (PK_KOKKOS_VERSION=$fallback)"
+      kokkos_version=$release ;;
+  *) die "PK_CXX_STANDARD=$cxx_standard is not supported (use 17 or 20)" ;;
+esac
 jobs=${PK_JOBS:-$(nproc)}
 cache=${PK_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/portablekernels}
 src=$cache/src
@@ -94,8 +104,10 @@ fi
 
 # The build recipe. The cache key hashes it with the patches, so a change to either
 # builds a fresh prefix and an unchanged one is reused.
-kokkos_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17
+kokkos_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=$cxx_standard
              -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON)
+# C++20 rehearses Kokkos 5, which requires it and drops what Kokkos 4 deprecated.
+[ "$cxx_standard" = 20 ] && kokkos_opts+=(-DKokkos_ENABLE_DEPRECATED_CODE_4=OFF)
 # Kokkos Kernels: vendor BLAS behind the same calls (OpenBLAS on the host, cuBLAS on the GPU).
 if [ "$kokkos_version" = "$fallback" ]; then
   # A small explicit-instantiation set (compiled into the library).
@@ -118,7 +130,7 @@ else
        -DKokkosKernels_ENABLE_ALL_COMPONENTS=OFF -DKokkosKernels_ENABLE_COMPONENT_BLAS=ON
        -DKokkosKernels_ENABLE_TPL_LAPACK=OFF -DKokkosKernels_ENABLE_TPL_CUSOLVER=OFF)
 fi
-kk_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 "${eti[@]}"
+kk_opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=$cxx_standard "${eti[@]}"
          -DKokkosKernels_ENABLE_TPL_BLAS=ON -DBLAS_LIBRARIES=openblas -DLAPACK_LIBRARIES=openblas
          -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF
          -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF)

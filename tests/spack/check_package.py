@@ -12,16 +12,25 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
   * conflicts for what cannot build (CUDA 13 with Kokkos < 4.7.01) and `requires %gcc` for +cuda;
   * the dependencies, evaluated for an OpenMP-only and an OpenMP+CUDA spec (with %gcc and
     with %clang): cmake (build, at least the project's cmake_minimum_required), kokkos
-    (@3.4:, +openmp, +cuda +cuda_lambda, ~cuda without CUDA, +wrapper exactly for CUDA with
-    GCC), cuda_arch passed through to kokkos and kokkos-kernels for every
-    CudaPackage.cuda_arch_values, kokkos-kernels (@3.4:, +openmp, +blas, +cuda +cublas),
-    Kokkos Kernels' ETI for the spaces used, nlopt~python, boost@1.71:,
-    googletest (type test), nlohmann-json, cli11, a BLAS;
+    (@3.4:, no upper bound below 5, +openmp, +cuda, +cuda_lambda only for ^kokkos@:4, ~cuda
+    without CUDA, +wrapper exactly for CUDA with GCC), cuda_arch single-valued
+    (multi=False, no pairwise conflicts) and passed through to kokkos and kokkos-kernels for
+    every CudaPackage.cuda_arch_values, kokkos-kernels (@3.4:, +openmp, +blas, +cuda +cublas,
+    no ETI variant forced), no blas dependency of its own but OpenBLAS only with OpenMP
+    threads, nlopt~python, boost@1.71:, googletest (type test), nlohmann-json, cli11;
+    CUDA 13 refused with every Kokkos before 4.7.01 but 4.6.01 (which spack/overrides patches);
   * cmake_args(): every option X in self.define("X", ...) / self.define_from_variant("X", ...)
     is a standard CMake/Kokkos variable (CMAKE_*, Kokkos_ROOT, KokkosKernels_ROOT) or is
     declared with option(X ...) or set(X ...) in PROJECT_ROOT/CMakeLists.txt or
     PROJECT_ROOT/cmake/*.cmake; variants named by define_from_variant exist; and the options
-    the recipe needs are passed the way it needs them.
+    the recipe needs are passed the way it needs them (examples off, Kokkos' C++ standard,
+    nvcc_wrapper for +cuda %gcc);
+  * imported (executed) under stand-ins for Spack 0.2x's and Spack 1.x's module layouts
+    (spack_stubs.py; `spack_repo.builtin...` for 1.x): the recipe and the three recipes of
+    spack/overrides import and extend that layout's classes; cmake_args() finds nvcc_wrapper
+    with an external Kokkos (no kokkos-nvcc-wrapper node) and with Spack's; the overrides
+    declare 4.6.01 and apply exactly the files of deps/patches/kokkos-4.6.01 (the same
+    files, not copies) for @4.6.01 with CUDA 13.
 
 Prints one line per check, "ok: ..." or "FAIL: ...", and exits 1 if any check failed.
 Standard library only; Python 3.9 or later.
@@ -437,10 +446,16 @@ def main(argv: list[str]) -> int:
     want("kokkos-kernels", GPU_GCC, "cuda")
     want("kokkos-kernels", GPU_GCC, "cublas")
     want("kokkos-kernels", CPU_GCC, "cuda", False)
-    # Spack's recipe leaves the ETI for every space off (Spack 1.x) or to CMake (0.23).
-    want("kokkos-kernels", CPU_GCC, "execspace_openmp")
-    want("kokkos-kernels", GPU_GCC, "execspace_cuda")
-    want("kokkos-kernels", GPU_GCC, "memspace_cudaspace")
+    # What cannot build must be refused with a reason, not left to fail in the build.
+    def refused(name: str, first: str, when_has: str) -> bool:
+        return any(d.name == name and d.args and d.args[0] and d.args[0].replace(" ", "") == first
+                   and when_has in " ".join(w or "" for w in d.when) and d.call.keywords
+                   and any(k.arg == "msg" for k in d.call.keywords) for d in directives)
+    # Kokkos Kernels' explicit instantiations are the site's choice: a recipe that forces them
+    # cannot reuse a site's Kokkos Kernels and makes nvcc compile every instantiation.
+    for cfg in (CPU_GCC, GPU_GCC):
+        forced = sorted(v for v in merged("kokkos-kernels", cfg)[0] if v.startswith(("execspace_", "memspace_")))
+        report.check(not forced, f"no Kokkos Kernels ETI variant forced for {cfg.label}", ", ".join(forced))
     want("nlopt", CPU_GCC, "python", False)
     _, boost_low = merged("boost", CPU_GCC)
     report.check(boost_low is not None and boost_low >= (1, 71), "boost@1.71: (find_package(Boost 1.71))",
@@ -465,15 +480,36 @@ def main(argv: list[str]) -> int:
                  "depends_on googletest (type test)")
     for pkg in ("nlohmann-json", "cli11"):
         report.check(bool(applicable(pkg, CPU_GCC)), f"depends_on {pkg}")
-    report.check(bool(applicable("blas", CPU_GCC) or applicable("openblas", CPU_GCC)),
-                 "depends_on blas (or openblas)")
-    # What cannot build must be refused with a reason, not left to fail in the build.
-    def refused(name: str, first: str, when_has: str) -> bool:
-        return any(d.name == name and d.args and d.args[0] and d.args[0].replace(" ", "") == first
-                   and when_has in " ".join(w or "" for w in d.when) and d.call.keywords
-                   and any(k.arg == "msg" for k in d.call.keywords) for d in directives)
-    report.check(refused("conflicts", "^cuda@13:", "^kokkos@:4.7.00"),
-                 "conflicts('^cuda@13:', when='... ^kokkos@:4.7.00', msg=...): Kokkos < 4.7.01 lacks CUDA 13")
+    # CMake never looks for a BLAS: Kokkos Kernels (+blas) brings it.
+    report.check(not applicable("blas", CPU_GCC) and not applicable("openblas", CPU_GCC),
+                 "no depends_on blas or openblas (the project's CMake never looks for one)")
+    for threads in ("none", "pthreads"):
+        report.check(refused("conflicts", f"^openblasthreads={threads}", ""),
+                     f"conflicts('^openblas threads={threads}', msg=...): OpenBLAS must use OpenMP threads")
+    # Kokkos 5 (C++20, device lambdas always on) can be chosen: no upper bound below 5, and
+    # +cuda_lambda, an option Kokkos 5 dropped, only asked of Kokkos 4 and older.
+    uppers = [v for spec, _, _ in deps if spec.name == "kokkos" for v in spec.versions if ":" in v and v.split(":")[1]]
+    report.check(all(version_tuple(u.split(":")[1]) >= (5,) for u in uppers if version_tuple(u.split(":")[1])),
+                 "kokkos@5 is allowed (no upper version bound below 5)", ", ".join(uppers))
+    lambda_deps = [d for spec, _, d in deps if spec.name == "kokkos" and spec.variants.get("cuda_lambda") is True]
+    report.check(bool(lambda_deps) and all(any("^kokkos@:4" in w.replace(" ", "") for w in d.when) for d in lambda_deps),
+                 "kokkos+cuda_lambda only when ^kokkos@:4 (Kokkos 5 has no such option)")
+    # What cannot build with CUDA 13: every Kokkos before 4.7.01 but the patched 4.6.01.
+    for versions in ("@:4.6.00", "@4.6.02:4.7.00"):
+        report.check(refused("conflicts", "^cuda@13:", f"^kokkos{versions}"),
+                     f"conflicts('^cuda@13:', when='+cuda ^kokkos{versions}', msg=...): no CUDA 13 before 4.7.01")
+    report.check(not any(d.name == "conflicts" and "^kokkos@:4.7" in " ".join(d.when).replace(" ", "")
+                         for d in directives),
+                 "no CUDA 13 conflict covers Kokkos 4.6.01, which builds with spack/overrides")
+    # cuda_arch: one value, as Spack's kokkos recipe declares it, and no pairwise conflicts.
+    arch = variants.get("cuda_arch")
+    multi = arch.kwargs.get("multi") if arch else None
+    report.check(arch is not None and isinstance(multi, ast.Constant) and multi.value is False
+                 and ast.unparse(arch.kwargs.get("when", ast.Constant(None))) in ("'+cuda'", '"+cuda"'),
+                 "variant('cuda_arch', multi=False, when='+cuda') is declared")
+    pairwise = [d for d in directives if d.name == "conflicts" and d.args and d.args[0] and "," in d.args[0]
+                and "cuda_arch=" in d.args[0]]
+    report.check(not pairwise, "no pairwise cuda_arch conflicts", f"{len(pairwise)} found")
     report.check(refused("requires", "%gcc", "+cuda"), "requires('%gcc', when='+cuda', msg=...)")
     cxx = applicable("cxx", CPU_GCC)
     report.check(bool(cxx) and all("build" in dep_types(d) for _, d in cxx),
@@ -552,11 +588,96 @@ def main(argv: list[str]) -> int:
                  "PK_ENABLE_TESTS follows self.run_tests (googletest is a test-only dependency)")
     report.check(any(v in ("True", "'ON'", '"ON"') for v in value_src("PK_ENABLE_BENCHMARKS")),
                  "PK_ENABLE_BENCHMARKS is True (pk-bench is installed)")
-    report.check(any(k == "define" and len(c.args) > 1 and "kokkos_cxx" in ast.unparse(c.args[1])
-                     and inside_if(c, "+cuda") for k, c in defines.get("CMAKE_CXX_COMPILER", [])),
-                 "CMAKE_CXX_COMPILER is Kokkos' kokkos_cxx when +cuda")
+    report.check(any(k == "define" and len(c.args) > 1 and "_nvcc_wrapper" in ast.unparse(c.args[1])
+                     and inside_if(c, "+cuda %gcc") for k, c in defines.get("CMAKE_CXX_COMPILER", [])),
+                 "CMAKE_CXX_COMPILER is Kokkos' nvcc_wrapper when +cuda %gcc")
+    report.check(any(v in ("False", "'OFF'", '"OFF"') for v in value_src("PK_ENABLE_EXAMPLES")),
+                 "PK_ENABLE_EXAMPLES is False (installs build no examples/)")
+    report.check(any('["kokkos"]' in v.replace("'", '"') and "cxxstd" in v for v in value_src("CMAKE_CXX_STANDARD")),
+                 "CMAKE_CXX_STANDARD is Kokkos' cxxstd (C++20 with Kokkos 5)")
 
+    check_imports(report, root)
     return 1 if report.failed else 0
+
+
+
+# ---------------------------------------------------------------------------------------------
+# The recipes imported under stand-ins for Spack 0.2x's and Spack 1.x's module layouts.
+
+
+def check_imports(report: Report, root: Path) -> None:
+    """Imports the recipe and the overrides of spack/overrides under both layouts of
+    spack_stubs.py; checks their bases, the compiler lookup with an external Kokkos, and
+    that the overrides' patches are the very files of deps/patches."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import spack_stubs as stubs
+    from spack_stubs import FakeSpec
+
+    package_py = root / "spack" / "packages" / "portablekernels" / "package.py"
+    overrides = root / "spack" / "overrides" / "packages"
+    patches_dir = root / "deps" / "patches" / "kokkos-4.6.01"
+    all_patches = sorted(patches_dir.glob("*.patch"))
+    report.check(bool(all_patches), "deps/patches/kokkos-4.6.01 holds patches")
+    # The patches each override applies, and the builtin module it must extend.
+    wanted = {"kokkos": ("kokkos", all_patches),
+              "kokkos-nvcc-wrapper": ("kokkos_nvcc_wrapper", [p for p in all_patches if "nvcc-wrapper" in p.name]),
+              "kokkos-kernels": ("kokkos_kernels", [])}
+    # (what, Kokkos' dependency nodes, root variants, compiler, the C++ compiler cmake_args sets)
+    compiler_cases = [
+        ("an external Kokkos (no kokkos-nvcc-wrapper node)", [], {"cuda": True}, "gcc",
+         "/site/kokkos/bin/nvcc_wrapper"),
+        ("Kokkos +wrapper built by Spack", [FakeSpec("kokkos-nvcc-wrapper", "/site/wrapper")], {"cuda": True},
+         "gcc", "/site/wrapper/bin/nvcc_wrapper"),
+        ("+cuda %clang", [], {"cuda": True}, "clang", None),
+        ("~cuda", [], {"cuda": False}, "gcc", None),
+    ]
+
+    for layout in stubs.LAYOUTS:
+        where = f"(Spack {layout} layout)"
+        with stubs.layout(layout) as spack:
+            try:
+                cls = stubs.load_recipe(package_py, "pk_recipe").Portablekernels
+            except Exception as err:  # what Spack would report as a broken recipe
+                report.check(False, f"package.py imports {where}", f"{type(err).__name__}: {err}")
+                continue
+            report.check(issubclass(cls, spack.CMakePackage) and issubclass(cls, spack.CudaPackage),
+                         f"package.py imports, deriving from that layout's CMakePackage and CudaPackage {where}")
+            for label, kokkos_deps, variants, compiler, want in compiler_cases:
+                kokkos = FakeSpec("kokkos", "/site/kokkos", {"cxxstd": "17"}, deps=kokkos_deps)
+                spec = FakeSpec("portablekernels", "/site/pk", dict(variants, mpi=False),
+                                deps=[kokkos, FakeSpec("kokkos-kernels", "/site/kk")], compiler=compiler)
+                try:
+                    args = cls(spec).cmake_args()
+                    found = [a.split("=", 1)[1] for a in args if a.startswith("-DCMAKE_CXX_COMPILER=")]
+                    got = found[0] if found else None
+                except Exception as err:
+                    got = f"{type(err).__name__}: {err}"
+                report.check(got == want, f"cmake_args() C++ compiler for {label}: {want or 'left to Spack'} {where}",
+                             f"got {got}")
+
+            for name, (module, patches) in wanted.items():
+                py = overrides / name / "package.py"
+                try:
+                    over = getattr(stubs.load_recipe(py, f"pk_override_{module}"), spack_class_name(name))
+                except Exception as err:
+                    report.check(False, f"spack/overrides/{name} imports {where}", f"{type(err).__name__}: {err}")
+                    continue
+                report.check(issubclass(over, spack.builtin[module]),
+                             f"spack/overrides/{name} subclasses the builtin recipe {where}")
+                own = over.own_directives
+                report.check(any(d[0] == "version" and d[1][:1] == ("4.6.01",) and d[2].get("sha256") for d in own),
+                             f"spack/overrides/{name} declares 4.6.01 with its sha256 {where}")
+                applied = [(py.parent / d[1][0], " ".join(d[3] + [d[2].get("when", "")]))
+                           for d in own if d[0] == "patch"]
+                files = [f for f, _ in applied]
+                exact = (len(files) == len(patches)
+                         and all(any(f.is_file() and f.samefile(p) and f.read_bytes() == p.read_bytes() for f in files)
+                                 for p in patches))
+                report.check(exact, f"spack/overrides/{name} applies exactly the files "
+                             f"{', '.join('deps/patches/kokkos-4.6.01/' + p.name for p in patches) or '(none)'} {where}",
+                             f"applies {', '.join(str(f) for f in files) or 'nothing'}")
+                report.check(all("@4.6.01" in w and "^cuda@13:" in w for _, w in applied),
+                             f"spack/overrides/{name}: patches only for @4.6.01 with ^cuda@13: {where}")
 
 
 if __name__ == "__main__":

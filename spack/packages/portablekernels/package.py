@@ -21,7 +21,6 @@ try:  # Spack 1.x
 except ImportError:  # Spack 0.2x: both came with `spack.package`
     pass
 
-import itertools
 import re
 
 
@@ -55,51 +54,63 @@ class Portablekernels(CMakePackage, CudaPackage):
     depends_on("mpi", when="+mpi")
     variant("hdf5", default=False, when="+mpi", description="Parallel HDF5 output of LBM fields and 3D-Var analyses")
     depends_on("hdf5+mpi", when="+hdf5")
-    # `cuda` and `cuda_arch` come from CudaPackage.
+    # `cuda` comes from CudaPackage. Kokkos builds for one GPU architecture, so `cuda_arch`
+    # is single-valued, declared as Spack's kokkos recipe declares it.
+    variant(
+        "cuda_arch",
+        description="CUDA architecture",
+        values=("none",) + CudaPackage.cuda_arch_values,
+        default="none",
+        multi=False,
+        sticky=True,
+        when="+cuda",
+    )
     conflicts("+cuda", when="cuda_arch=none", msg="+cuda needs a GPU architecture, e.g. cuda_arch=90")
-    # Kokkos compiles for one GPU architecture per build; without this the forwarding below
-    # makes two-arch specs unsatisfiable with no message.
-    for _a, _b in itertools.combinations(CudaPackage.cuda_arch_values, 2):
-        conflicts(
-            f"cuda_arch={_a},{_b}",
-            when="+cuda",
-            msg="Kokkos builds for one GPU architecture: give a single cuda_arch "
-            "(one install per architecture)",
-        )
     # nvcc_wrapper drives g++ for the host side; the project is tested with GCC only.
     requires("%gcc", when="+cuda", msg="+cuda builds with nvcc_wrapper around GCC: add %gcc")
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.22:", type="build")
 
-    # Kokkos. The project is C++17 and checks Kokkos_ENABLE_CUDA_LAMBDA; Kokkos 5 needs
-    # C++20 and dropped that option, hence the upper bound.
+    # Kokkos. Built and tested: 4.6.01 (OpenMP; +cuda on CUDA 13 through spack/overrides),
+    # concretized with Spack 0.23. Allowed, neither concretized nor built (no Spack 1.x here):
+    # 5.x, C++20 (Kokkos 5 has no cxxstd below 20; the project compiles with Kokkos' standard,
+    # see cmake_args, and ./pk test-cxx20 rehearses it). Kokkos built as C++14 is refused: the
+    # project is C++17.
     depends_on("kokkos@3.4:")
-    depends_on("kokkos@:4")
+    conflicts("^kokkos cxxstd=14", msg="PortableKernels needs C++17 or later: ^kokkos cxxstd=17")
     depends_on("kokkos+openmp", when="+openmp")
-    depends_on("kokkos+cuda+cuda_lambda", when="+cuda")
+    depends_on("kokkos+cuda", when="+cuda")
+    # Kokkos 5 always has device lambdas and dropped the option.
+    depends_on("kokkos+cuda_lambda", when="+cuda ^kokkos@:4")
     # The configure step stops if Kokkos has CUDA but PK_ENABLE_CUDA is OFF.
     depends_on("kokkos~cuda", when="~cuda")
-    # nvcc_wrapper is the C++ compiler of a GCC-based CUDA build (clang compiles CUDA itself).
+    # nvcc_wrapper is the C++ compiler of a GCC-based CUDA build (clang compiles CUDA itself);
+    # Spack's kokkos recipe refuses to build +cuda with GCC without it.
     depends_on("kokkos+wrapper", when="+cuda %gcc")
-    # Upstream Kokkos supports CUDA 13 from 4.7.01 (Spack's own kokkos recipe says so from
-    # Spack 1.x on; 0.23 predates it). The project's bootstrap patches 4.6.01; Spack does not.
-    conflicts(
-        "^cuda@13:",
-        when="+cuda ^kokkos@:4.7.00",
-        msg="Kokkos before 4.7.01 does not build with CUDA 13: use ^kokkos@4.7.01: "
-        "or a CUDA 12 toolkit (^cuda@12)",
+    # What cannot build: upstream Kokkos supports CUDA 13 from 4.7.01. 4.6.01 builds with the
+    # project's patches (spack/overrides applies them; Spack 1.x's own kokkos recipe refuses
+    # 4.6.01 with CUDA 13, Spack 0.23's has no 4.6.01, and an external 4.6.01 was built).
+    _cuda13_msg = (
+        "Kokkos before 4.7.01 does not build with CUDA 13: use ^kokkos@4.7.01:, "
+        "^kokkos@4.6.01 with spack/overrides (the project's patches), or ^cuda@12"
     )
+    conflicts("^cuda@13:", when="+cuda ^kokkos@:4.6.00", msg=_cuda13_msg)
+    conflicts("^cuda@13:", when="+cuda ^kokkos@4.6.02:4.7.00", msg=_cuda13_msg)
 
     # Kokkos Kernels, with vendor BLAS on the host and cuBLAS on the device, as the project's
-    # own bootstrap (deps/bootstrap.sh) builds it. The ETI for our spaces is off by default
-    # in Spack's recipe; without it every BLAS call is instantiated in our own binaries.
+    # own bootstrap (deps/bootstrap.sh) builds it. Its explicit instantiations are the site's
+    # choice (Spack's defaults); without them the calls are instantiated in our binaries.
     depends_on("kokkos-kernels@3.4:")
     depends_on("kokkos-kernels+blas")
-    depends_on("kokkos-kernels+openmp+execspace_openmp", when="+openmp")
-    depends_on("kokkos-kernels+cuda+cublas+execspace_cuda+memspace_cudaspace", when="+cuda")
+    depends_on("kokkos-kernels+openmp", when="+openmp")
+    depends_on("kokkos-kernels+cuda+cublas", when="+cuda")
     depends_on("kokkos-kernels~cuda", when="~cuda")
-    depends_on("blas")
+    # The host BLAS runs inside Kokkos' OpenMP threads: a single-threaded OpenBLAS would be
+    # the CPU side of every comparison, and a pthreads one fights Kokkos' threads.
+    _openblas_msg = "PortableKernels needs an OpenMP-threaded OpenBLAS: ^openblas threads=openmp"
+    conflicts("^openblas threads=none", msg=_openblas_msg)
+    conflicts("^openblas threads=pthreads", msg=_openblas_msg)
 
     # One GPU architecture, passed through to both, as ArborX and Cabana do.
     for _arch in CudaPackage.cuda_arch_values:
@@ -116,13 +127,16 @@ class Portablekernels(CMakePackage, CudaPackage):
     depends_on("boost@1.71:")
     depends_on("googletest", type="test")
 
-    def _kokkos_cxx(self):
-        """Kokkos' C++ compiler: nvcc_wrapper for +cuda with GCC, else Spack's compiler."""
-        try:  # Spack 1.x: a property of the Kokkos package
-            return self["kokkos"].kokkos_cxx
-        except (AttributeError, TypeError, KeyError):
-            # Spack 0.2x: set on the spec by Kokkos' setup_dependent_package
-            return self.spec["kokkos"].kokkos_cxx
+    def _nvcc_wrapper(self):
+        """Kokkos' nvcc_wrapper: the kokkos-nvcc-wrapper node's where Spack built Kokkos
+        +wrapper, else the one a CUDA Kokkos installs in its own bin/ (an external Kokkos
+        has no dependency nodes). Spec nodes and prefixes only: the Kokkos package's own
+        helpers differ between Spack versions and fail for externals."""
+        kokkos = self.spec["kokkos"]
+        for dep in kokkos.dependencies():
+            if dep.name == "kokkos-nvcc-wrapper":
+                return join_path(dep.prefix.bin, "nvcc_wrapper")
+        return join_path(kokkos.prefix.bin, "nvcc_wrapper")
 
     def _host_march(self):
         """The -march of the spec's target for GCC, or "" (the compiler's default).
@@ -152,15 +166,18 @@ class Portablekernels(CMakePackage, CudaPackage):
             self.define("Kokkos_ROOT", spec["kokkos"].prefix),
             self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix),
             self.define("PK_BOOTSTRAP_KOKKOS", False),
+            # The project compiles with Kokkos' standard (C++20 for Kokkos 5).
+            self.define("CMAKE_CXX_STANDARD", spec["kokkos"].variants["cxxstd"].value),
             self.define_from_variant("PK_ENABLE_CUDA", "cuda"),
             self.define_from_variant("PK_ENABLE_MPI", "mpi"),
             self.define_from_variant("PK_ENABLE_HDF5", "hdf5"),
             self.define("PK_ENABLE_TESTS", self.run_tests),
             self.define("PK_ENABLE_BENCHMARKS", True),
+            self.define("PK_ENABLE_EXAMPLES", False),
             self.define("PK_HOST_ARCH", self._host_march()),
         ]
-        if spec.satisfies("+cuda"):
-            args.append(self.define("CMAKE_CXX_COMPILER", self._kokkos_cxx()))
+        if spec.satisfies("+cuda %gcc"):
+            args.append(self.define("CMAKE_CXX_COMPILER", self._nvcc_wrapper()))
         return args
 
     # Stand-alone tests (`spack test run portablekernels`): the installed programs, run from
@@ -174,11 +191,14 @@ class Portablekernels(CMakePackage, CudaPackage):
             assert "cuda" in out, f"pk-info does not list cuda:\n{out}"
 
     def test_pk_bench_tiny(self):
-        """pk-bench runs every kernel at the tiny size on OpenMP"""
+        """pk-bench runs every kernel at the tiny size on every space of the build"""
         pk_bench = which(join_path(self.prefix.bin, "pk-bench"), required=True)
+        space = "all" if self.spec.satisfies("+cuda") else "openmp"
         out = pk_bench(
-            "--space", "openmp", "--size", "tiny", "--out", "bench-results",
+            "--space", space, "--size", "tiny", "--out", "bench-results",
             output=str.split, error=str.split,
         )
         for kernel in ("copy", "lbm", "rfilter", "besselk", "gbees"):
             assert kernel in out, f"pk-bench ran no {kernel} case:\n{out}"
+        if self.spec.satisfies("+cuda"):
+            assert "cuda" in out, f"pk-bench ran nothing on cuda:\n{out}"
