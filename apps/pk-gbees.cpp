@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
     std::string space_request = "all";
     CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96, PCR3BP, CR3BP)"};
     cli.set_config("--config", "", "read options from an INI/TOML file (key = value, keys as the long options)");
-    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all");
+    cli.add_option("--space", space_request, pk::backend_choices() + ", a comma-separated list, or all");
     cli.add_option("--model", o.model, "lorenz63, lorenz96, pcr3bp or cr3bp")
         ->check(CLI::IsMember({"lorenz63", "lorenz96", "pcr3bp", "cr3bp"}));
     cli.add_option("--dimension", o.dimension, "Lorenz '96 variables n (2..8, L96 needs >= 4)");
