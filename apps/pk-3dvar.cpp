@@ -91,7 +91,8 @@ struct Setup {
 std::optional<Setup> parse(int argc, char** argv) {
   Options o;
   CLI::App cli{"Synthetic 3D-Var analysis with a recursive-filter Gaussian background covariance, solved by CG."};
-  cli.add_option("--space", o.space, "openmp, cuda, a comma-separated list, or all (those that can run here)");
+  cli.add_option("--space", o.space,
+                 pk::backend_choices() + ", a comma-separated list, or all (those that can run here)");
   cli.add_option("--grid", o.grid, "grid extents nx,ny,nz")->delimiter(',')->expected(3);
   cli.add_option("--sigma", o.sigma, "correlation length in grid cells: one value, or nx,ny,nz")->delimiter(',');
   cli.add_option("--iterations,-K", o.iterations, "K, recursive filter iterations");

@@ -271,7 +271,8 @@ std::optional<Setup> parse(int argc, char** argv) {
   std::string space_request = "all", pattern = "aa", flag_file;
   std::vector<int> channel = {64, 32, 32};
   CLI::App cli{"D3Q19 lattice Boltzmann (BGK) flow, A-A or A-B streaming, on OpenMP and/or CUDA. Lattice units."};
-  cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all (those that can run here)");
+  cli.add_option("--space", space_request,
+                 pk::backend_choices() + ", a comma-separated list, or all (those that can run here)");
   auto* channel_option =
       cli.add_option("--channel", channel, "box channel LENGTH WIDTH HEIGHT in fluid cells (flow along x)")
           ->expected(3);

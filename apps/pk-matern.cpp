@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     bool profile_variance = false;
     CLI::App cli{"Matern Gaussian process: synthetic data, log-likelihood, maximum-likelihood fit."};
     cli.add_option("mode", mode, "generate | loglik | fit")->check(CLI::IsMember({"generate", "loglik", "fit"}));
-    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all");
+    cli.add_option("--space", space_request, pk::backend_choices() + ", a comma-separated list, or all");
     cli.add_option("-n,--locations", n, "number of synthetic locations (jittered grid in the unit square)");
     cli.add_option("--params", truth, "sigma^2,beta,nu: the synthetic field's truth, and loglik's parameters")
         ->delimiter(',')

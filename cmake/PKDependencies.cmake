@@ -21,6 +21,9 @@ set(_pk_needed OPENMP)
 if(PK_ENABLE_CUDA)
   list(APPEND _pk_needed CUDA)
 endif()
+if(PK_ENABLE_HIP)
+  list(APPEND _pk_needed HIP)
+endif()
 foreach(_backend IN LISTS _pk_needed)
   if(NOT Kokkos_ENABLE_${_backend})
     message(FATAL_ERROR "PortableKernels: the Kokkos in ${Kokkos_DIR} lacks the ${_backend} backend "
@@ -32,9 +35,20 @@ if(Kokkos_ENABLE_CUDA AND NOT PK_ENABLE_CUDA)
   message(FATAL_ERROR "PortableKernels: the Kokkos in ${Kokkos_DIR} has the CUDA backend; configure with "
                       "-DPK_ENABLE_CUDA=ON (and Kokkos' nvcc_wrapper as the compiler).")
 endif()
+if(Kokkos_ENABLE_HIP AND NOT PK_ENABLE_HIP)
+  message(FATAL_ERROR "PortableKernels: the Kokkos in ${Kokkos_DIR} has the HIP backend; configure with "
+                      "-DPK_ENABLE_HIP=ON (and hipcc as the compiler).")
+endif()
 # Kokkos 5 always has device lambdas and dropped the option.
 if(PK_ENABLE_CUDA AND Kokkos_VERSION VERSION_LESS 5)
   kokkos_check(OPTIONS CUDA_LAMBDA)
+endif()
+if(PK_ENABLE_HIP)
+  # Kokkos names the GPU architecture when compiling, not when linking, and hipcc asks the
+  # machine's GPU for one on a link line that names none (a Python traceback without a GPU).
+  foreach(_arch IN LISTS Kokkos_HIP_ARCHITECTURES)
+    add_link_options(--offload-arch=${_arch})
+  endforeach()
 endif()
 
 find_package(nlohmann_json 3 REQUIRED)

@@ -4,7 +4,12 @@
 #  (b) otherwise deps/bootstrap.sh builds Kokkos + Kokkos Kernels (4.6.01 from release
 #      tarballs, or 3.4.01 from Debian's trilinos source package where only Debian can be
 #      reached; PK_KOKKOS_VERSION chooses) into a cache outside the build tree.
-# For CUDA, the C++ compiler is the nvcc_wrapper installed with Kokkos.
+# For CUDA, the C++ compiler is the nvcc_wrapper installed with Kokkos; for HIP, hipcc.
+
+if(PK_ENABLE_CUDA AND PK_ENABLE_HIP)
+  message(FATAL_ERROR "PortableKernels: PK_ENABLE_CUDA and PK_ENABLE_HIP are both ON; Kokkos builds one GPU "
+                      "backend at a time: configure one build per GPU backend")
+endif()
 
 set(_pk_user_kokkos "")
 foreach(_var Kokkos_ROOT Kokkos_DIR)
@@ -25,6 +30,8 @@ if(_pk_user_kokkos)
 elseif(PK_BOOTSTRAP_KOKKOS)
   if(PK_ENABLE_CUDA)
     set(_pk_backend cuda)
+  elseif(PK_ENABLE_HIP)
+    set(_pk_backend hip)
   else()
     set(_pk_backend openmp)
   endif()
@@ -79,4 +86,13 @@ if(PK_ENABLE_CUDA AND NOT CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})
   endif()
   get_filename_component(_pk_cuda_bin "${_pk_nvcc}" DIRECTORY)
   set(ENV{PATH} "$ENV{PATH}:${_pk_cuda_bin}")
+endif()
+if(PK_ENABLE_HIP AND NOT CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})
+  find_program(_pk_hipcc hipcc PATHS "$ENV{ROCM_PATH}/bin" /opt/rocm/bin)
+  if(NOT _pk_hipcc)
+    message(FATAL_ERROR "PortableKernels: PK_ENABLE_HIP=ON but hipcc is not on PATH, in $ROCM_PATH/bin or in "
+                        "/opt/rocm/bin (Debian 12: apt-get install hipcc libamdhip64-dev rocm-device-libs "
+                        "libomp-15-dev)")
+  endif()
+  set(CMAKE_CXX_COMPILER "${_pk_hipcc}")
 endif()

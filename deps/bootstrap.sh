@@ -2,14 +2,15 @@
 # Obtains, patches, builds and caches Kokkos + Kokkos Kernels, and prints the install
 # prefix on the last line of stdout. Progress and errors go to stderr.
 #
-#   deps/bootstrap.sh openmp|cuda
+#   deps/bootstrap.sh openmp|cuda|hip
 #
 # Kokkos + Kokkos Kernels 4.6.01 from their release tarballs where they can be had (a folder
 # of tarballs, or a download), otherwise 3.4.01 from Debian's trilinos 13.2.0-4 source package
 # (for machines that reach only Debian). Checksums are always verified, and each version is
 # built through its patch series in deps/patches/kokkos-<version> (each patch says why).
 # The install goes to a cache keyed by version, patch set, build options and backend,
-# reused by later builds and CI runs.
+# reused by later builds and CI runs. The hip backend (AMD GPUs, built with Debian's hipcc) is
+# built on 4.6.01 only: Kokkos 3.4.01 predates the HIP that Debian 12 packages (5.2).
 #
 # Environment:
 #   PK_KOKKOS_VERSION    4.6.01 or 3.4.01: that version or an error (default: 4.6.01 if it
@@ -22,6 +23,7 @@
 #   PK_CXX_STANDARD      17 (default) or 20: 20 builds 4.6.01 as C++20 without the code that
 #                        Kokkos 4 deprecated (Kokkos_ENABLE_DEPRECATED_CODE_4=OFF), as Kokkos 5
 #                        will have it
+#   PK_HIP_ARCH          Kokkos arch option for the hip backend (default AMD_GFX90A: MI210/MI250X)
 #   PK_TRILINOS_TARBALL  a copy of trilinos_13.2.0.orig.tar.gz to use instead of downloading
 set -euo pipefail
 
@@ -32,8 +34,8 @@ need() { command -v "$1" >/dev/null || die "$1 not found: $2"; }
 
 backend=${1:-}
 case "$backend" in
-  openmp|cuda) ;;
-  *) die "usage: deps/bootstrap.sh openmp|cuda (got '${backend}')" ;;
+  openmp|cuda|hip) ;;
+  *) die "usage: deps/bootstrap.sh openmp|cuda|hip (got '${backend}')" ;;
 esac
 
 release=4.6.01 fallback=3.4.01
@@ -55,6 +57,7 @@ case "$cxx_standard" in
       kokkos_version=$release ;;
   *) die "PK_CXX_STANDARD=$cxx_standard is not supported (use 17 or 20)" ;;
 esac
+hip_arch=${PK_HIP_ARCH:-AMD_GFX90A}
 jobs=${PK_JOBS:-$(nproc)}
 cache=${PK_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/portablekernels}
 src=$cache/src
@@ -89,7 +92,12 @@ fetch_release_tarballs() {
 }
 
 # A tarball folder or PK_KOKKOS_VERSION=4.6.01 asks for 4.6.01 alone; only a failed
-# download falls back.
+# download falls back, and never for hip.
+if [ "$backend" = hip ]; then
+  [ "$kokkos_version" = "$fallback" ] \
+    && die "the hip backend needs Kokkos $release: Kokkos $fallback predates Debian's HIP (5.2)"
+  kokkos_version=$release
+fi
 if [ "$kokkos_version" != "$fallback" ] && [ -n "${PK_KOKKOS_TARBALLS:-}${kokkos_version}" ]; then
   fetch_release_tarballs || die "Kokkos $release: $missing"
   kokkos_version=$release
@@ -140,6 +148,13 @@ if [ "$backend" = cuda ]; then
     && kk_opts+=(-DKokkosKernels_INST_EXECSPACE_CUDA=ON -DKokkosKernels_INST_MEMSPACE_CUDASPACE=ON)
   kk_opts+=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
 fi
+if [ "$backend" = hip ]; then
+  # Debian has no rocThrust, rocBLAS, rocSPARSE or rocSOLVER: Kokkos sorts without Thrust, and
+  # Kokkos Kernels runs its own kernels on the GPU behind the same calls (docs/install.md).
+  kokkos_opts+=(-DKokkos_ENABLE_HIP=ON "-DKokkos_ARCH_$hip_arch=ON" -DKokkos_ENABLE_ROCTHRUST=OFF)
+  kk_opts+=(-DKokkosKernels_ENABLE_TPL_ROCBLAS=OFF -DKokkosKernels_ENABLE_TPL_ROCSPARSE=OFF
+            -DKokkosKernels_ENABLE_TPL_ROCSOLVER=OFF)
+fi
 
 patches=("$here/patches/kokkos-$kokkos_version"/*.patch)
 [ -e "${patches[0]}" ] || die "no patches found in $here/patches/kokkos-$kokkos_version"
@@ -163,6 +178,13 @@ ls /usr/lib/*/libopenblas.so >/dev/null 2>&1 || die "OpenBLAS not found (apt-get
 if [ "$backend" = cuda ]; then
   export PATH=$PATH:/usr/local/cuda/bin
   need nvcc "the cuda backend needs the CUDA toolkit (nvcc on PATH or in /usr/local/cuda/bin)"
+fi
+if [ "$backend" = hip ]; then
+  export PATH=$PATH:${ROCM_PATH:-/opt/rocm}/bin
+  need hipcc "the hip backend needs HIP (apt-get install hipcc libamdhip64-dev rocm-device-libs libomp-15-dev)"
+  # hipcc is clang, whose OpenMP runtime is LLVM's (g++ builds use libgomp).
+  compgen -G "/usr/lib/llvm-*/lib/libomp.so" >/dev/null || compgen -G "${ROCM_PATH:-/opt/rocm}/llvm/lib/libomp.so" >/dev/null \
+    || die "the hip backend's OpenMP needs LLVM's libomp (apt-get install libomp-15-dev)"
 fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
@@ -253,6 +275,8 @@ build() {  # name, source, build dir, options...
 
 if [ "$backend" = cuda ]; then
   kokkos_cxx=$work/kokkos-src/bin/nvcc_wrapper kk_cxx=$prefix/bin/nvcc_wrapper
+elif [ "$backend" = hip ]; then
+  kokkos_cxx=hipcc kk_cxx=hipcc
 else
   kokkos_cxx=g++ kk_cxx=g++
 fi
@@ -265,6 +289,7 @@ rm -rf "$work"
 {
   echo "kokkos=$kokkos_version backend=$backend"
   [ "$backend" = cuda ] && echo "arch=$cuda_arch"
+  [ "$backend" = hip ] && echo "arch=$hip_arch"
   echo "patches=$(for p in "${patches[@]}"; do basename "$p" .patch; done | tr '\n' ' ')"
   echo "built=$(date -u +%FT%TZ) seconds=$((SECONDS - start))"
 } >"$prefix/.complete"

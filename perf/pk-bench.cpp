@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
     Size size = Size::small;
     bool list = false;
     CLI::App cli{"Runs PortableKernels' kernels on each execution space and reports them against the copy bandwidth."};
-    cli.add_option("--space", space_request, "openmp, cuda, a comma-separated list, or all (those that can run here)");
+    cli.add_option("--space", space_request,
+                   pk::backend_choices() + ", a comma-separated list, or all (those that can run here)");
     cli.add_option("--kernel", kernel_request, "a kernel name (see --list), or all");
     cli.add_option("--size", size, "problem size: tiny, small or full")
         ->transform(CLI::CheckedTransformer(

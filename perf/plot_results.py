@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Bar charts of pk-bench results, CPU (openmp) beside GPU (cuda): one PNG per kernel,
+"""Bar charts of pk-bench results, CPU (openmp) beside GPU (cuda or hip): one PNG per kernel,
 one panel per metric, one group of bars per case.
 
     /usr/bin/python3 perf/plot_results.py [results-dir] [--out png-dir]
@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
-SPACE_COLOURS = {"openmp": "tab:blue", "cuda": "tab:green"}
+SPACE_COLOURS = {"openmp": "tab:blue", "cuda": "tab:green", "hip": "tab:red"}
 
 
 def load(directory):

@@ -4,7 +4,8 @@ Pennycook's performance-portability metric Φ per kernel, the CPU-vs-GPU speed-u
 
     perf/report.py [NAME=]FOLDER... [--platforms P,...] [--threads DIR] --out DIR
 
-A platform is one execution space in one folder of records, NAME:SPACE (h100:cuda, h100:openmp):
+A platform is one execution space in one folder of records, NAME:SPACE (h100:cuda, h100:openmp,
+mi250x:hip):
 `pk-bench --space all` puts a CPU's and a GPU's records in one folder, and an efficiency belongs
 to one piece of hardware. NAME is the folder's name unless given. --platforms keeps only those
 named, as NAME (all its spaces) or NAME:SPACE (default: all). Writes DIR/report.md, report.json
@@ -193,16 +194,19 @@ def kernel_efficiency(platform, kernel):
 
 def speedups(platforms):
     """{name: {kernel: summary}} of GPU ÷ CPU throughput over the cases both spaces of a folder ran;
-    speed-ups are ratios, so their mean is geometric."""
+    speed-ups are ratios, so their mean is geometric. The CPU is the folder's openmp space, the GPU
+    its other one (cuda or hip: a build holds one GPU backend); with two, each is NAME:SPACE."""
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     for p in platforms.values():
-        gpu = platforms.get(f"{p['name']}:cuda")
-        # Sorted: a set's order changes between runs, and with it the mean's last digits.
-        for key in sorted(p["cases"].keys() & gpu["cases"].keys()) if p["space"] == "openmp" and gpu else ():
-            cpu_value, gpu_value = p["cases"][key]["value"], gpu["cases"][key]["value"]
-            if min(cpu_value, gpu_value) > 0:
-                ratios[p["name"]][key[0]].append(gpu_value / cpu_value if p["cases"][key]["row"].higher
-                                                 else cpu_value / gpu_value)
+        gpus = [g for g in platforms.values() if g["name"] == p["name"] and g["space"] != "openmp"]
+        for gpu in gpus if p["space"] == "openmp" else ():
+            name = p["name"] if len(gpus) == 1 else f"{p['name']}:{gpu['space']}"
+            # Sorted: a set's order changes between runs, and with it the mean's last digits.
+            for key in sorted(p["cases"].keys() & gpu["cases"].keys()):
+                cpu_value, gpu_value = p["cases"][key]["value"], gpu["cases"][key]["value"]
+                if min(cpu_value, gpu_value) > 0:
+                    ratios[name][key[0]].append(gpu_value / cpu_value if p["cases"][key]["row"].higher
+                                                else cpu_value / gpu_value)
     return {name: {k: {"cases": len(v), "geometric_mean": geometric_mean(v),
                        "lowest": min(v), "highest": max(v)} for k, v in sorted(by.items())}
             for name, by in sorted(ratios.items())}
@@ -371,7 +375,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
                   f"{s['highest']:.3g} |" for name, by_kernel in speedup.items() for k, s in by_kernel.items()]
         lines += ["", f"![CPU vs GPU speed-up]({charts['speedup']})"]
     else:
-        lines.append("No folder holds both an openmp and a cuda record of the same case.")
+        lines.append("No folder holds both an openmp and a GPU (cuda or hip) record of the same case.")
     lines += ["", *scaling_lines, "## Efficiency per case", "",
               "Each cell: the efficiency (0..1, higher = better; `1 (r)`: capped from the ratio r) or, for a "
               "case outside Φ, its ratio to the limit (×, higher = better); after `·` the headline figure.", ""]

@@ -1,8 +1,12 @@
 #include "spaces.hpp"
 
 #include <pk/core/tuning.hpp>
+#include <pk/lbm/details/launch.hpp>
+#include <pk/rfilter/details/staged_tiles.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 namespace {
@@ -16,9 +20,12 @@ TYPED_TEST(TuningTest, DeviceFactsDescribeTheDevice) {
   EXPECT_FALSE(facts.name.empty());
   EXPECT_GT(facts.multiprocessors, 0);
   if constexpr (!pk::runs_on_host<TypeParam>) {
-    EXPECT_GE(facts.team_scratch_bytes, 48 * 1024);  // every CUDA GPU offers 48 KiB per block
+    EXPECT_GE(facts.team_scratch_bytes, 48 * 1024);  // every CUDA GPU offers 48 KiB per block, CDNA 64 KiB
     EXPECT_GE(facts.multiprocessor_scratch_bytes, facts.team_scratch_bytes);
     EXPECT_GT(facts.registers_per_multiprocessor, 0);
+    // The backend facts that kernels are compiled with are the device's and Kokkos' own.
+    EXPECT_EQ(facts.lockstep_threads, pk::Tuning<TypeParam>::lockstep_threads);
+    EXPECT_EQ(Kokkos::TeamPolicy<TypeParam>::vector_length_max(), pk::Tuning<TypeParam>::lockstep_threads);
   }
 }
 
@@ -58,6 +65,126 @@ TYPED_TEST(TuningTest, AutotuneOffTakesTheFirstCandidate) {
 
 TYPED_TEST(TuningTest, AutotuneRefusesNoCandidates) {
   EXPECT_THROW(pk::autotune(TypeParam{}, "test.none", {}, [](int) {}), pk::Error);
+}
+
+// Launch choices for every backend's facts, whether or not this build holds the backend:
+// the kernels' constants as a CUDA or a CDNA (64-lane wavefront) build compiles them.
+using Host = Kokkos::DefaultHostExecutionSpace;
+using CudaTuning = pk::Tuning<Host, pk::Details::NvidiaFacts>;
+using CdnaTuning = pk::Tuning<Host, pk::Details::CdnaFacts>;
+
+// LaunchBounds<T, M> keeps teams of T threads resident M to a multiprocessor: on CUDA M is
+// the blocks per SM; on CDNA the wavefronts per SIMD, 4 SIMDs to a CU.
+TEST(LaunchChoices, LbmTeamsStayResidentOnEveryBackend) {
+  using CudaLaunch = pk::lbm::Details::Launch<Host, CudaTuning>;
+  using CdnaLaunch = pk::lbm::Details::Launch<Host, CdnaTuning>;
+  EXPECT_EQ(CudaLaunch::Bounds::maxTperB, 128u);
+  EXPECT_EQ(CudaLaunch::Bounds::minBperSM, 8u);  // 8 teams of 128 threads per SM
+  EXPECT_EQ(CudaLaunch::registers_per_thread, 64);
+  EXPECT_EQ(CdnaLaunch::Bounds::maxTperB, 128u);
+  // 8 teams of 2 wavefronts on 4 SIMDs: 4 wavefronts per SIMD, 512 / 4 registers each.
+  EXPECT_EQ(CdnaLaunch::Bounds::minBperSM, 4u);
+  EXPECT_EQ(CdnaLaunch::registers_per_thread, 512 / 4);
+  EXPECT_EQ(CdnaLaunch::team_threads % CdnaTuning::lockstep_threads, 0);
+}
+
+TEST(LaunchChoices, RfilterTeamsStayResidentOnEveryBackend) {
+  namespace rf = pk::rfilter::Details;
+  using CudaStaged = rf::GpuTeams<Host, rf::staged_teams_per_multiprocessor, CudaTuning>::launch_bounds;
+  using CdnaStaged = rf::GpuTeams<Host, rf::staged_teams_per_multiprocessor, CdnaTuning>::launch_bounds;
+  using CdnaRegisters = rf::GpuTeams<Host, rf::register_teams_per_multiprocessor, CdnaTuning>::launch_bounds;
+  EXPECT_EQ(CudaStaged::maxTperB, 256u);
+  EXPECT_EQ(CudaStaged::minBperSM, 3u);
+  // Teams of 256 threads are 4 wavefronts, one per SIMD: wavefronts per SIMD = teams per CU.
+  EXPECT_EQ(CdnaStaged::maxTperB, 256u);
+  EXPECT_EQ(CdnaStaged::minBperSM, 3u);
+  EXPECT_EQ(CdnaRegisters::minBperSM, 4u);
+  // A team that is not whole wavefronts still takes whole wavefronts' places.
+  EXPECT_EQ(pk::Details::CdnaFacts::launch_bounds_blocks(96, 8), 4);   // 8 teams of 2 wavefronts
+  EXPECT_EQ(pk::Details::CdnaFacts::launch_bounds_blocks(256, 1), 1);  // rounded up
+}
+
+// A thread's team rank, for TeamSweeps' layout of threads over pieces and lines.
+struct RankOnly {
+  int rank;
+  KOKKOS_INLINE_FUNCTION int team_rank() const { return rank; }
+};
+
+// Staged tiles (rfilter/details/staged_tiles.hpp) put the entries that the sweeps read at
+// once on distinct scratch banks: of every bank_row threads that one cycle serves (doubles
+// over banks x width bytes), none shares a bank with another at a different address. The
+// same for the pieces' ends (TeamSweeps). Lanes of a wavefront are such groups in turn.
+template <class Facts>
+void check_staged_tiles_avoid_bank_conflicts() {
+  namespace rf = pk::rfilter::Details;
+  using Sweeps = rf::TeamSweeps<RankOnly>;
+  constexpr int bank = rf::bank_row<Host, Facts>, piece = Sweeps::piece_size;
+  static_assert(Facts::lockstep_threads % bank == 0, "a warp or wavefront is whole groups");
+  const auto weights = Sweeps::weights(0.5, 0.5);
+  int groups = 0;
+  for (const int n : {16, 40, 100, 256, 1000, 4000})
+    for (int tile = 1; tile <= rf::max_tile_lines && tile * Sweeps::pieces(n) <= rf::max_team_threads; tile *= 2) {
+      const int row = rf::staged_row<Host, Facts>(n, Sweeps::pieces(n), tile);
+      const int threads = tile * Sweeps::pieces(n), ends_row = Sweeps::ends_row(n);
+      for (int first = 0; first < threads; first += bank, ++groups) {
+        for (int step = 0; step < std::max(piece, Sweeps::pieces(n)); ++step) {
+          std::map<int, int> tile_banks, ends_banks;  // bank -> address
+          for (int r = first; r < first + bank && r < threads; ++r) {
+            const RankOnly member{r};
+            const Sweeps sweeps(member, nullptr, n, tile, tile, weights);
+            const int j = sweeps.piece() * piece + step;  // the sweeps' load and store of entry `step`
+            if (step < piece && j < n) {
+              const int at = sweeps.line() * row + j + j / piece;
+              const auto [it, fresh] = tile_banks.emplace(at % bank, at);
+              EXPECT_TRUE(fresh || it->second == at) << "tile: n " << n << " tile " << tile << " lanes " << first;
+            }
+            if (step < Sweeps::pieces(n)) {  // every thread of a line reads the ends before its piece
+              const int at = sweeps.line() * ends_row + step;
+              const auto [it, fresh] = ends_banks.emplace(at % bank, at);
+              EXPECT_TRUE(fresh || it->second == at) << "ends: n " << n << " tile " << tile << " lanes " << first;
+            }
+          }
+        }
+      }
+    }
+  EXPECT_GT(groups, 0);
+}
+
+TEST(LaunchChoices, StagedTilesAvoidBankConflictsOnCuda) { check_staged_tiles_avoid_bank_conflicts<CudaTuning>(); }
+TEST(LaunchChoices, StagedTilesAvoidBankConflictsOnCdna) { check_staged_tiles_avoid_bank_conflicts<CdnaTuning>(); }
+
+// The tile chosen for a team's scratch (tile_lines_within) fits it, as the kernels allocate
+// it: CUDA's 48 KiB without opting in and the H100's 227 KiB; CDNA's 64 KiB LDS, of which
+// Kokkos 4.6.01 keeps 8216 bytes for its team reductions.
+template <class Facts>
+void check_tiles_fit(long budget) {
+  namespace rf = pk::rfilter::Details;
+  using Sweeps = rf::SpaceSweeps<Host>;
+  int fitted = 0;
+  for (int n = 1; n <= 5000; n += n < 300 ? 1 : 37)
+    for (const bool contiguous : {true, false}) {
+      const int tile = rf::tile_lines_within<Host, Facts>(budget, n, contiguous);
+      if (tile == 0) {
+        EXPECT_TRUE(Sweeps::pieces(n) > rf::max_team_threads || contiguous) << "n " << n;
+        continue;
+      }
+      ++fitted;
+      EXPECT_EQ(tile & (tile - 1), 0) << "n " << n;
+      EXPECT_LE(tile, rf::max_tile_lines);
+      EXPECT_LE(tile * Sweeps::pieces(n), rf::max_team_threads) << "n " << n;
+      const size_t bytes = contiguous ? rf::staged_scratch_bytes<Host, Facts>(n, tile)
+                                      : rf::ScratchView<Host>::shmem_size(size_t(Sweeps::ends_size(n, tile)));
+      EXPECT_LE(bytes, static_cast<size_t>(budget)) << "n " << n << " tile " << tile << " contiguous " << contiguous;
+    }
+  EXPECT_GT(fitted, 0);
+}
+
+TEST(LaunchChoices, TilesFitTheTeamScratch) {
+  check_tiles_fit<CudaTuning>(48 * 1024);
+  check_tiles_fit<CudaTuning>(227 * 1024);
+  check_tiles_fit<CdnaTuning>(64 * 1024 - 8216);
+  // Lines of 4096 entries: 256 pieces, one line to a team of 256 threads, staged in CDNA's LDS.
+  EXPECT_EQ((pk::rfilter::Details::tile_lines_within<Host, CdnaTuning>(64 * 1024 - 8216, 4096, true)), 1);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <pk/app/checkpoint_options.hpp>
+#include <pk/core/backend_names.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/error.hpp>
 
@@ -10,7 +11,7 @@ namespace pk::gbees::app {
 
 void add_options(CLI::App& cli, Options& o) {
   cli.set_config("--config", "", "read options from an INI/TOML file (key = value, keys as the long options)");
-  cli.add_option("--space", o.space, "openmp, cuda, a comma-separated list, or all");
+  cli.add_option("--space", o.space, backend_choices() + ", a comma-separated list, or all");
   cli.add_option("--model", o.model, "lorenz63, lorenz96, pcr3bp or cr3bp")
       ->check(CLI::IsMember({"lorenz63", "lorenz96", "pcr3bp", "cr3bp"}));
   cli.add_option("--dimension", o.dimension, "Lorenz '96 variables n (2..8, L96 needs >= 4)");

@@ -2,6 +2,7 @@
 #include <pk/core/error.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace pk {
@@ -27,6 +28,7 @@ std::string enabled_names(const std::vector<SpaceStatus>& statuses) {
 
 std::vector<std::string> select_spaces(const std::string& request) {
   const auto statuses = enabled_space_statuses();
+  const std::string choices = " (use " + backend_choices() + " or all)";
   std::vector<std::string> selected;
   if (request == "all") {
     for (const auto& s : statuses)
@@ -38,17 +40,17 @@ std::vector<std::string> select_spaces(const std::string& request) {
   std::string name;
   while (std::getline(items, name, ',')) {
     require(name != "all", "'all' cannot be combined with other spaces (got '" + request + "')");
-    require(!name.empty(), "empty space name in '" + request + "' (use openmp, cuda or all)");
+    require(!name.empty(), "empty space name in '" + request + "'" + choices);
     const auto it = std::find_if(statuses.begin(), statuses.end(), [&](const auto& s) { return s.name == name; });
     if (it == statuses.end()) {
-      const bool known = name == "openmp" || name == "cuda";
+      const bool known = std::find(std::begin(backend_names), std::end(backend_names), name) != std::end(backend_names);
       throw Error(known ? "space '" + name + "' is not enabled in this build (enabled: " + enabled_names(statuses) + ")"
-                        : "unknown space '" + name + "' (use openmp, cuda or all)");
+                        : "unknown space '" + name + "'" + choices);
     }
     require(it->available(), "space '" + name + "' is unavailable: " + it->unavailable_reason);
     if (std::find(selected.begin(), selected.end(), name) == selected.end()) selected.push_back(name);
   }
-  require(!selected.empty(), "no space named (use openmp, cuda or all)");
+  require(!selected.empty(), "no space named" + choices);
   return selected;
 }
 

@@ -2,9 +2,10 @@
 #include <pk/mpi/devices.hpp>
 
 #include <algorithm>
+#include <string>
 
 #if __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support, MPIX_Query_rocm_support
 #endif
 
 namespace pk::mpi {
@@ -19,13 +20,17 @@ std::vector<std::string> rank_kokkos_arguments(const Communicator& comm, std::ve
 }
 
 bool gpu_aware() {
-#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
   // Asked at run time, not from MPIX_CUDA_AWARE_SUPPORT: the header of the Open MPI a
-  // program was built with (Debian's says 0) need not be the library it runs with.
-  return MPIX_Query_cuda_support() == 1;
-#else
-  return false;
+  // program was built with (Debian's says 0) need not be the library it runs with. Each
+  // backend's own question: an MPI that takes CUDA pointers need not take HIP ones.
+  const std::string backend = device_backend();
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  if (backend == "cuda") return MPIX_Query_cuda_support() == 1;
 #endif
+#if defined(OMPI_HAVE_MPI_EXT_ROCM) && OMPI_HAVE_MPI_EXT_ROCM
+  if (backend == "hip") return MPIX_Query_rocm_support() == 1;
+#endif
+  return false;
 }
 
 }  // namespace pk::mpi

@@ -3,8 +3,8 @@
 
     test_report.py REPORT_PY OUT_DIR
 
-gpu-box holds a GPU machine's records (cuda, and openmp on its host cores), cpu-box a CPU
-machine's (openmp; no copy or rfilter record), threads one OpenMP run per thread count (2 and
+gpu-box holds a GPU machine's records (cuda, and openmp on its host cores), amd-box an AMD GPU
+machine's (hip and openmp, lbm only), cpu-box a CPU machine's (openmp; no copy or rfilter record), threads one OpenMP run per thread count (2 and
 8: lbm, rfilter's time, and a gbees case only at 2). Φ, the per-platform efficiencies, the
 CPU-vs-GPU speed-up and the strong scaling are computed here by hand from the fixtures' numbers;
 bad input must give one line on stderr naming the file and exit status 2.
@@ -89,6 +89,20 @@ check("GPU ÷ CPU throughput" in markdown and "higher = GPU faster" in markdown,
 row = "| field64-x | wall_seconds (lower = better) | efficiency | 1 (1.25) · 0.02 | 0.600 · 0.001 | — |"
 check(row in markdown, "the rfilter case row: capped on openmp, not run on cpu-box")
 check((out / "speedup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "speedup.png is not a PNG")
+
+# An AMD GPU machine beside the NVIDIA one: its hip records are a platform of their own, in Φ
+# and in the speed-up over its own host cores.
+out = OUT / "amd"
+result, numbers = report(HERE / "gpu-box", HERE / "amd-box", "--out", out)
+check(numbers["platforms"] == ["gpu-box:openmp", "gpu-box:cuda", "amd-box:openmp", "amd-box:hip"],
+      f"{numbers['platforms']}")
+check(same(numbers["efficiency"]["lbm"]["amd-box:hip"], 0.6), "lbm efficiency on amd-box:hip")
+check(same(numbers["phi"]["lbm"], hm(0.3, 0.4, 0.6, hm(0.8, 0.5))), f"Φ lbm = {numbers['phi']['lbm']}")
+check(same(numbers["speedup"]["amd-box"]["lbm"]["geometric_mean"], 6000 / 300), f"amd speed-up {numbers['speedup']}")
+check(same(numbers["speedup"]["gpu-box"]["lbm"]["geometric_mean"], 8000 / 200), "the NVIDIA speed-up beside it")
+markdown = (out / "report.md").read_text()
+check("| amd-box:hip | `" in markdown and "Test AMD GPU (110 CUs" in markdown, "the hip platform's row in report.md")
+check("| amd-box | lbm | 1 | 20 | 20 | 20 |" in markdown, "the hip speed-up row in report.md")
 
 # CPU strong scaling, 2 -> 8 threads: lbm 100 -> 350 MLUPS, speed-up 3.5, efficiency 3.5 / 4; rfilter
 # 0.02 -> 0.008 s (lower = better), speed-up 0.02 / 0.008 = 2.5, efficiency 2.5 / 4.

@@ -4,7 +4,8 @@ file(REMOVE_RECURSE "${BINARY}")
 execute_process(
   COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release
           -DCMAKE_CXX_COMPILER=${CXX} -DKokkos_ROOT=${KOKKOS} -DKokkosKernels_ROOT=${KERNELS}
-          -DPK_BOOTSTRAP_KOKKOS=OFF -DPK_ENABLE_CUDA=${ENABLE_CUDA} -DPK_ENABLE_TESTS=OFF
+          -DPK_BOOTSTRAP_KOKKOS=OFF -DPK_ENABLE_CUDA=${ENABLE_CUDA}
+          -DPK_ENABLE_HIP=${ENABLE_HIP} -DPK_ENABLE_TESTS=OFF
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT status EQUAL 0)
@@ -19,6 +20,6 @@ if(NOT status EQUAL 0)
 endif()
 execute_process(COMMAND ${BINARY}/apps/pk-info RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
-if(NOT ENABLE_CUDA AND NOT status EQUAL 0)
+if(NOT ENABLE_CUDA AND NOT ENABLE_HIP AND NOT status EQUAL 0)
   message(FATAL_ERROR "pk-info built against Kokkos_ROOT=${KOKKOS} failed to run")
 endif()

@@ -1,6 +1,7 @@
 #pragma once
-// Choosing execution spaces at run time: `--space openmp|cuda|all` and the checks that
-// must pass before Kokkos is initialised.
+// Choosing execution spaces at run time: `--space NAME[,NAME...]|all` (NAME: one of
+// pk::backend_names that the build holds) and the checks that must pass before Kokkos is
+// initialised.
 #include <pk/core/spaces.hpp>
 
 #include <string>
@@ -22,8 +23,9 @@ std::vector<SpaceStatus> enabled_space_statuses();
 // enabled and available. Throws pk::Error otherwise.
 std::vector<std::string> select_spaces(const std::string& request);
 
-// Kokkos initialises every backend compiled in, so a build holding CUDA cannot start on a
-// machine without a GPU. Throws pk::Error with that explanation before Kokkos would abort.
+// Kokkos initialises every backend compiled in, so a build holding a GPU backend cannot
+// start on a machine without its GPU. Throws pk::Error with that explanation before Kokkos
+// would abort.
 void require_spaces_startable();
 
 // Calls f(SpaceTag<Space>{}) for every enabled space, in EnabledSpaces order.

@@ -1,7 +1,10 @@
 #pragma once
 // The one place that names backends: which execution spaces this build holds, what they
-// are called on the command line, and whether each can run on this machine. Everything
-// else is templated on the execution space and reaches the backends through this header.
+// are called on the command line, whether each can run on this machine, and the facts of
+// its hardware that kernels' launch parameters depend on. Everything else is templated on
+// the execution space and reaches the backends through this header.
+#include <pk/core/backend_names.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <string>
@@ -11,6 +14,9 @@
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
 #endif
+#ifdef KOKKOS_ENABLE_HIP
+#include <hip/hip_runtime_api.h>
+#endif
 
 namespace pk {
 
@@ -19,12 +25,54 @@ namespace pk {
 struct DeviceFacts {
   std::string name;                       // the GPU's or the CPU's model
   int id = 0;                             // the device's ordinal among its backend's devices
-  int multiprocessors = 0;                // GPU: SMs; CPU: the space's threads
+  int multiprocessors = 0;                // GPU: SMs or CUs; CPU: the space's threads
   long team_scratch_bytes = 0;            // the most level-0 scratch one team may have (0 on CPUs)
-  long multiprocessor_scratch_bytes = 0;  // shared memory per SM, for teams resident together
-  long registers_per_multiprocessor = 0;
-  long cache_bytes = 0;  // GPU: L2
+  long multiprocessor_scratch_bytes = 0;  // shared memory (LDS) per SM or CU, for teams resident together
+  long registers_per_multiprocessor = 0;  // as the runtime reports it
+  long cache_bytes = 0;                   // GPU: L2
+  int lockstep_threads = 1;               // GPU: the warp or wavefront the device reports
 };
+
+// Backend facts: what every device of a backend, as this build targets it, shares. Kernels
+// read them through pk::Tuning (core/tuning.hpp); each SpaceTraits below holds one set, so a
+// backend without them does not compile. They are plain types, so that tests check every
+// backend's launch choices on any build (tests/tstTuning.cpp).
+namespace Details {
+
+struct CpuFacts {
+  // SIMD lanes are the compiler's: no threads run in lockstep, scratch has no banks, and
+  // launch bounds do not apply.
+  static constexpr int lockstep_threads = 1;
+  static constexpr int scratch_bank_bytes = 0;
+  static constexpr int registers_per_multiprocessor = 0;
+  static constexpr int launch_bounds_blocks(int /*team_threads*/, int teams) { return teams; }
+};
+
+// NVIDIA GPUs, every architecture since Maxwell.
+struct NvidiaFacts {
+  static constexpr int lockstep_threads = 32;                 // a warp
+  static constexpr int scratch_bank_bytes = 32 * 4;           // shared memory: 32 banks, 4 bytes wide
+  static constexpr int registers_per_multiprocessor = 65536;  // 32-bit registers per SM
+  // __launch_bounds__'s second argument is the blocks (teams) resident per SM.
+  static constexpr int launch_bounds_blocks(int /*team_threads*/, int teams) { return teams; }
+};
+
+// AMD CDNA 2 and 3 GPUs (gfx90a: MI210, MI250X; gfx940/gfx942: MI300), from AMD's ISA guides.
+struct CdnaFacts {
+  static constexpr int lockstep_threads = 64;        // a wavefront
+  static constexpr int scratch_bank_bytes = 32 * 4;  // LDS: 32 banks, 4 bytes wide
+  // A CU has 4 SIMDs, each with 512 registers (vector and accumulation, one file) of 64 lanes.
+  static constexpr int simds_per_multiprocessor = 4;
+  static constexpr int registers_per_multiprocessor = simds_per_multiprocessor * 512 * 64;
+  // HIP's __launch_bounds__ takes the wavefronts resident per SIMD (amdgpu_waves_per_eu),
+  // not teams per CU: `teams` teams of `team_threads` spread over the CU's SIMDs.
+  static constexpr int launch_bounds_blocks(int team_threads, int teams) {
+    const int waves = teams * ((team_threads + lockstep_threads - 1) / lockstep_threads);
+    return (waves + simds_per_multiprocessor - 1) / simds_per_multiprocessor;
+  }
+};
+
+}  // namespace Details
 
 template <class... Spaces>
 struct SpaceList {};
@@ -34,14 +82,18 @@ struct SpaceTag {
   using type = Space;
 };
 
+// One specialisation per backend: its backend facts (above), and
+//   name                   its command-line name, one of backend_names
+//   unavailable_reason()   empty when the space can run here, else why not
+//   device_id(space)       the device's ordinal among the backend's devices
+// and on GPU backends describe(space) (a line for reports) and facts(space) (DeviceFacts).
 template <class Space>
 struct SpaceTraits;
 
 #ifdef KOKKOS_ENABLE_OPENMP
 template <>
-struct SpaceTraits<Kokkos::OpenMP> {
+struct SpaceTraits<Kokkos::OpenMP> : Details::CpuFacts {
   static constexpr const char* name = "openmp";
-  // Empty when the space can run here, else why not.
   static std::string unavailable_reason() { return {}; }
   static int device_id(const Kokkos::OpenMP&) { return 0; }  // the host is one device
 };
@@ -49,7 +101,7 @@ struct SpaceTraits<Kokkos::OpenMP> {
 
 #ifdef KOKKOS_ENABLE_CUDA
 template <>
-struct SpaceTraits<Kokkos::Cuda> {
+struct SpaceTraits<Kokkos::Cuda> : Details::NvidiaFacts {
   static constexpr const char* name = "cuda";
   static std::string unavailable_reason() {
     int count = 0;
@@ -77,7 +129,62 @@ struct SpaceTraits<Kokkos::Cuda> {
             static_cast<long>(prop.sharedMemPerBlockOptin),
             static_cast<long>(prop.sharedMemPerMultiprocessor),
             prop.regsPerMultiprocessor,
-            prop.l2CacheSize};
+            prop.l2CacheSize,
+            prop.warpSize};
+  }
+};
+#endif
+
+#ifdef KOKKOS_ENABLE_HIP
+namespace Details {
+// The AMD architectures whose facts CdnaFacts holds; another (RDNA's 32-lane wavefronts, an
+// older CDNA's register file) needs its own facts before this header compiles for it.
+#if defined(KOKKOS_ARCH_AMD_GFX90A) || defined(KOKKOS_ARCH_AMD_GFX940) || defined(KOKKOS_ARCH_AMD_GFX942) || \
+    defined(KOKKOS_ARCH_AMD_GFX942_APU)
+inline constexpr bool cdna_target = true;
+#else
+inline constexpr bool cdna_target = false;
+#endif
+}  // namespace Details
+
+template <>
+struct SpaceTraits<Kokkos::HIP> : Details::CdnaFacts {
+  static_assert(Details::cdna_target,
+                "pk::SpaceTraits<Kokkos::HIP> holds the facts of CDNA 2 and 3 GPUs (gfx90a, gfx940, gfx942); "
+                "add this architecture's (spaces.hpp) to build for it");
+  static_assert(lockstep_threads == Kokkos::Impl::HIPTraits::WarpSize, "Kokkos' wavefront for this architecture");
+  static constexpr const char* name = "hip";
+  static std::string unavailable_reason() {
+    int count = 0;
+    const hipError_t status = hipGetDeviceCount(&count);
+    if (status != hipSuccess)
+      return std::string("no usable HIP device (hipGetDeviceCount: ") + hipGetErrorString(status) + ")";
+    if (count == 0) return "no HIP device found";
+    return {};
+  }
+  // Name, compute units, memory and architecture of the device the instance runs on.
+  static std::string describe(const Kokkos::HIP& space) {
+    hipDeviceProp_t prop{};
+    if (hipGetDeviceProperties(&prop, space.hip_device()) != hipSuccess) return "HIP device (unknown)";
+    return std::string(prop.name) + " (" + std::to_string(prop.multiProcessorCount) + " CUs, " +
+           std::to_string(prop.totalGlobalMem >> 20) + " MiB, " + prop.gcnArchName + ")";
+  }
+  static int device_id(const Kokkos::HIP& space) { return space.hip_device(); }
+  static DeviceFacts facts(const Kokkos::HIP& space) {
+    hipDeviceProp_t prop{};
+    if (hipGetDeviceProperties(&prop, space.hip_device()) != hipSuccess) return {"HIP device (unknown)"};
+    int registers = 0;  // not in HIP 5.2's hipDeviceProp_t
+    if (hipDeviceGetAttribute(&registers, hipDeviceAttributeMaxRegistersPerMultiprocessor, space.hip_device()) !=
+        hipSuccess)
+      registers = 0;
+    return {prop.name,
+            space.hip_device(),
+            prop.multiProcessorCount,
+            static_cast<long>(prop.sharedMemPerBlock),
+            static_cast<long>(prop.maxSharedMemoryPerMultiProcessor),
+            registers,
+            prop.l2CacheSize,
+            prop.warpSize};
   }
 };
 #endif
@@ -90,15 +197,29 @@ using OpenMPSpaces = SpaceList<Kokkos::OpenMP>;
 #else
 using OpenMPSpaces = SpaceList<>;
 #endif
-#ifdef KOKKOS_ENABLE_CUDA
-using CudaSpaces = SpaceList<Kokkos::Cuda>;
+#if defined(KOKKOS_ENABLE_CUDA)
+using DeviceSpaces = SpaceList<Kokkos::Cuda>;
+#elif defined(KOKKOS_ENABLE_HIP)
+using DeviceSpaces = SpaceList<Kokkos::HIP>;
 #else
-using CudaSpaces = SpaceList<>;
+using DeviceSpaces = SpaceList<>;
 #endif
+
+constexpr bool same_name(const char* a, const char* b) { return *a == *b && (*a == '\0' || same_name(a + 1, b + 1)); }
+constexpr bool known_backend(const char* name) {
+  for (const char* known : backend_names)
+    if (same_name(name, known)) return true;
+  return false;
+}
+template <class... Spaces>
+constexpr bool names_known(SpaceList<Spaces...>) {
+  return (known_backend(SpaceTraits<Spaces>::name) && ...);
+}
 }  // namespace Details
 
 // The execution spaces compiled into this build, host first.
-using EnabledSpaces = decltype(Details::concat(Details::OpenMPSpaces{}, Details::CudaSpaces{}));
+using EnabledSpaces = decltype(Details::concat(Details::OpenMPSpaces{}, Details::DeviceSpaces{}));
+static_assert(Details::names_known(EnabledSpaces{}), "every backend's name is in pk::backend_names");
 
 // Whether Space runs on the host's cores (and reaches host memory): the one test kernels
 // and benchmarks use to tell a CPU backend from a GPU one.
@@ -127,13 +248,26 @@ Space independent_instance(const Space& space) {
   return space;
 }
 
+// The command-line name of the build's GPU backend ("cuda", "hip"), empty in a host-only build.
+inline std::string device_backend() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return SpaceTraits<Kokkos::Cuda>::name;
+#elif defined(KOKKOS_ENABLE_HIP)
+  return SpaceTraits<Kokkos::HIP>::name;
+#else
+  return {};
+#endif
+}
+
 // GPUs this machine offers the build's device backend (0 in a host-only build).
 inline int device_count() {
-#ifdef KOKKOS_ENABLE_CUDA
   int count = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+#elif defined(KOKKOS_ENABLE_HIP)
+  return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
 #else
-  return 0;
+  return count;
 #endif
 }
 

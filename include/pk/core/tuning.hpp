@@ -1,8 +1,8 @@
 #pragma once
 // The one place for what kernels may assume about the hardware they run on, and for the
 // launch parameters chosen from it. Kernels name no device: a parameter is a backend fact
-// (fixed by the architecture family, at compile time), read from the device at run time,
-// or picked by pk::autotune, which times the candidates once per device and process.
+// (fixed by the architecture family, at compile time: spaces.hpp), read from the device at
+// run time, or picked by pk::autotune, which times the candidates once per device and process.
 #include <pk/core/device_info.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/spaces.hpp>
@@ -15,17 +15,24 @@
 
 namespace pk {
 
-// Backend facts: the same on every device of the backend that this build targets.
-template <class Space>
+// What kernels' launch parameters read at compile time: the backend facts of Space (its
+// SpaceTraits, spaces.hpp; Backend stands in for them in tests of another backend's choices)
+// and the host code's SIMD width.
+template <class Space, class Backend = SpaceTraits<Space>>
 struct Tuning {
-  static constexpr bool on_host = runs_on_host<Space>;
-  // Threads that run in lockstep (a warp); 1 on CPUs, where SIMD lanes are the compiler's.
-  static constexpr int lockstep_threads = on_host ? 1 : 32;
-  // Shared memory on CUDA GPUs: 32 banks, 4 bytes wide (every architecture since Maxwell).
-  static constexpr int scratch_bank_bytes = on_host ? 0 : 32 * 4;
-  // Registers per SM on every CUDA architecture since Kepler: LaunchBounds' cap on a kernel
-  // with T threads per team and M teams per SM is this / (T * M) per thread.
-  static constexpr int registers_per_multiprocessor = on_host ? 0 : 65536;
+  // Threads that run in lockstep (a warp or wavefront); 1 on CPUs, where SIMD lanes are the compiler's.
+  static constexpr int lockstep_threads = Backend::lockstep_threads;
+  // Bytes of team scratch that one cycle serves without bank conflicts (banks x width); 0 where
+  // scratch has no banks.
+  static constexpr int scratch_bank_bytes = Backend::scratch_bank_bytes;
+  // 32-bit registers that the threads resident on one SM or CU share.
+  static constexpr int registers_per_multiprocessor = Backend::registers_per_multiprocessor;
+  // Launch bounds that keep TeamsPerMultiprocessor teams of TeamThreads threads resident on
+  // one SM or CU: the compiler then caps each thread at registers_per_multiprocessor /
+  // (TeamThreads * TeamsPerMultiprocessor) registers.
+  template <int TeamThreads, int TeamsPerMultiprocessor>
+  using ResidentTeams =
+      Kokkos::LaunchBounds<TeamThreads, Backend::launch_bounds_blocks(TeamThreads, TeamsPerMultiprocessor)>;
   // Bytes of the widest SIMD register the host code is compiled for (PK_HOST_ARCH).
   static constexpr int simd_bytes =
 #if defined(__AVX512F__)

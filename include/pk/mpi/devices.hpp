@@ -12,8 +12,8 @@ namespace pk::mpi {
 // the node's GPUs>, unless they name a device already or the build has no GPU backend.
 std::vector<std::string> rank_kokkos_arguments(const Communicator& comm, std::vector<std::string> kokkos_args);
 
-// Whether MPI accepts CUDA device pointers, asked of the library at run time (Open MPI's
-// MPIX_Query_cuda_support); false where it cannot say.
+// Whether MPI accepts device pointers of the build's GPU backend, asked of the library at run
+// time (Open MPI's MPIX_Query_cuda_support, MPIX_Query_rocm_support); false where it cannot say.
 bool gpu_aware();
 
 }  // namespace pk::mpi

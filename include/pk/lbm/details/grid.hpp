@@ -144,10 +144,10 @@ struct MarkWalls {
   }
 };
 
-// Cells are grouped by warps: group k is cells k * cell_group .. (k + 1) * cell_group - 1.
-// In a step split by walls, where a group holds a cell with a wall link or on a periodic y
-// or z face the whole group takes the walled pass (MarkWalledGroups gives every cell
-// Grid::walled_pass_bit), so no warp runs both paths. Cells on periodic x faces stay on the
+// Cells are grouped by warps (wavefronts on AMD GPUs): group k is cells k * cell_group ..
+// (k + 1) * cell_group - 1. In a step split by walls, where a group holds a cell with a wall
+// link or on a periodic y or z face the whole group takes the walled pass (MarkWalledGroups
+// gives every cell Grid::walled_pass_bit), so no warp runs both paths. Cells on periodic x faces stay on the
 // open path (Grid::open_neighbour).
 template <class ExecutionSpace>
 constexpr int cell_group = Tuning<ExecutionSpace>::lockstep_threads;

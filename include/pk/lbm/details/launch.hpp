@@ -7,20 +7,19 @@
 
 namespace pk::lbm::Details {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, class Facts = Tuning<ExecutionSpace>>
 struct Launch {
-  using Facts = Tuning<ExecutionSpace>;
-
   // Threads per team of the register-bound kernels (the A-A steps in fp32 arithmetic, the
-  // staged even step): four warps, each reading whole 128-byte lines of fp32.
+  // staged even step): whole warps or wavefronts (four warps, two wavefronts), each reading
+  // whole 128-byte lines of fp32.
   static constexpr int team_threads = 128;
-  static_assert(team_threads % Facts::lockstep_threads == 0, "teams of whole warps");
+  static_assert(team_threads % Facts::lockstep_threads == 0, "teams of whole warps or wavefronts");
   // Teams resident per multiprocessor that LaunchBounds asks for: with team_threads, the
   // compiler caps each thread at registers_per_thread, enough for the steps without spills.
   static constexpr int teams_per_multiprocessor = 8;
   static constexpr int registers_per_thread =
-      Facts::registers_per_multiprocessor / (team_threads * teams_per_multiprocessor);  // 64 on CUDA GPUs
-  using Bounds = Kokkos::LaunchBounds<team_threads, teams_per_multiprocessor>;
+      Facts::registers_per_multiprocessor / (team_threads * teams_per_multiprocessor);  // CUDA: 64, CDNA: 128
+  using Bounds = typename Facts::template ResidentTeams<team_threads, teams_per_multiprocessor>;
 
   // Cells per run of the rows traversal: one SIMD register of the fp32 lanes the collision
   // computes in.

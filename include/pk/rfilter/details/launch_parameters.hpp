@@ -20,21 +20,22 @@ constexpr int host_tile_lines = 4 * Tuning<Space>::simd_bytes / static_cast<int>
 // lines of 256 entries and leave room for several teams per SM.
 constexpr int max_team_threads = 256;
 constexpr int max_tile_lines = 16;
-// Teams that share an SM: a team's barriers hold its warps in one phase, so another team's
-// loads fill the time one team spends sweeping. The register cap that follows is
-// Tuning<Space>::registers_per_multiprocessor / (max_team_threads * teams) per thread:
-// staged tiles, 85 (80 as allocated), so that the copy's 16 entries in flight and their
-// places in the tile do not spill; register tiles, 64, enough for a piece of 16 entries.
+// Teams that share an SM or CU: a team's barriers hold its warps in one phase, so another
+// team's loads fill the time one team spends sweeping. The register cap that follows is
+// Tuning<Space>::registers_per_multiprocessor / (max_team_threads * teams) per thread, on
+// CUDA GPUs: staged tiles, 85 (80 as allocated), so that the copy's 16 entries in flight
+// and their places in the tile do not spill; register tiles, 64, enough for a piece of 16
+// entries. (CDNA GPUs have twice the registers per CU: twice the cap, never measured.)
 constexpr int staged_teams_per_multiprocessor = 3;
 constexpr int register_teams_per_multiprocessor = 4;
-template <class Space, int TeamsPerMultiprocessor>
-using GpuTeams = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<max_team_threads, TeamsPerMultiprocessor>>;
+template <class Space, int TeamsPerMultiprocessor, class Facts = Tuning<Space>>
+using GpuTeams =
+    Kokkos::TeamPolicy<Space, typename Facts::template ResidentTeams<max_team_threads, TeamsPerMultiprocessor>>;
 
 // Doubles in one row of the scratch banks, against which staged tiles are padded (1 where
 // scratch has no banks: no padding).
-template <class Space>
-constexpr int bank_row = Tuning<Space>::scratch_bank_bytes > 0
-                             ? Tuning<Space>::scratch_bank_bytes / static_cast<int>(sizeof(double))
-                             : 1;
+template <class Space, class Facts = Tuning<Space>>
+constexpr int bank_row = Facts::scratch_bank_bytes > 0 ? Facts::scratch_bank_bytes / static_cast<int>(sizeof(double))
+                                                       : 1;
 
 }  // namespace pk::rfilter::Details

@@ -3,8 +3,9 @@
 // starts at q * n). The block is staged in scratch, each thread's share of it in flight at
 // once, and written back after the sweeps. In scratch, entry j of line l lies at
 // l * row + j + j / Piece (staged_row): the gap after each piece and row = bank_row / tile
-// (mod bank_row) put the threads of a half-warp, which hold one entry of different pieces
-// and lines, on distinct banks.
+// (mod bank_row) put the bank_row threads whose doubles scratch serves in one cycle (half a
+// warp, a quarter of a wavefront), which hold one entry of different pieces and lines, on
+// distinct banks (tests/tstTuning.cpp checks it for every backend's facts).
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/lines.hpp>
 #include <pk/rfilter/details/team_tiles.hpp>
@@ -69,6 +70,15 @@ struct BlockCopy {
   }
 };
 
+// Level-0 scratch of a staged team of `tile` lines of length n: the tile and the pieces' ends.
+template <class Space, class Facts = Tuning<Space>>
+size_t staged_scratch_bytes(int n, int tile) {
+  using Sweeps = SpaceSweeps<Space>;
+  const int row = staged_row<Space, Facts>(n, Sweeps::pieces(n), tile);
+  return ScratchView<Space>::shmem_size(static_cast<size_t>(tile) * row) +
+         ScratchView<Space>::shmem_size(static_cast<size_t>(Sweeps::ends_size(n, tile)));
+}
+
 template <class Space, class Field3>
 void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
                          const Coefficients& c, bool adjoint, int tile) {
@@ -82,10 +92,8 @@ void filter_lines_staged(const Space& space, const Field3& field, const LineGeom
   const long teams = (g.lines + tile - 1) / tile;
   const auto weights = Sweeps::weights(c.alpha, c.beta);
   const int iterations = c.iterations;
-  const size_t scratch_bytes =
-      Scratch::shmem_size(static_cast<size_t>(staged_size)) + Scratch::shmem_size(static_cast<size_t>(ends_size));
-  const Policy policy =
-      Policy(space, static_cast<int>(teams), tile * pieces).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  const Policy policy = Policy(space, static_cast<int>(teams), tile * pieces)
+                            .set_scratch_size(0, Kokkos::PerTeam(staged_scratch_bytes<Space>(n, tile)));
   double* const data = field.data();
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_staged", policy, KOKKOS_LAMBDA(const Member& team) {

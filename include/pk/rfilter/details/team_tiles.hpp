@@ -16,29 +16,34 @@ template <class Space>
 using SpaceSweeps = TeamSweeps<typename Kokkos::TeamPolicy<Space>::member_type>;
 // Row of a staged GPU tile of `tile` lines (a power of two): room for n entries and a gap
 // after each piece, rounded up to bank_row / tile modulo bank_row.
-template <class Space>
+template <class Space, class Facts = Tuning<Space>>
 int staged_row(int n, int pieces, int tile) {
-  constexpr int bank = bank_row<Space>;
+  constexpr int bank = bank_row<Space, Facts>;
   const int used = n + pieces, wanted = bank / tile % bank;
   return used + ((wanted - used % bank) % bank + bank) % bank;
 }
 
 // The most lines (a power of two, at most max_tile_lines) a GPU team can hold for lines of
 // length n along an axis, 0 when one line does not fit: a thread per piece of each line and,
-// for a staged tile, scratch memory.
-template <class Space>
-int largest_tile_lines(const Space& space, int n, bool axis_is_contiguous) {
-  const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(0);
+// for a staged tile, scratch memory, of which a team may have scratch_bytes.
+template <class Space, class Facts = Tuning<Space>>
+int tile_lines_within(long scratch_bytes, int n, bool axis_is_contiguous) {
   const long word = sizeof(double), alignment_slack = 3 * 64;  // shmem_size pads each scratch view
   const int pieces = SpaceSweeps<Space>::pieces(n);
   if (pieces > max_team_threads) return 0;
   // Per line its pieces' ends (two buffers) and, staged, a row (staged_row) of the tile.
   const long per_line =
-      (2 * SpaceSweeps<Space>::ends_row(n) + (axis_is_contiguous ? n + pieces + bank_row<Space> : 0)) * word;
-  const long fits = (budget - alignment_slack) / per_line;
+      (2 * SpaceSweeps<Space>::ends_row(n) + (axis_is_contiguous ? n + pieces + bank_row<Space, Facts> : 0)) * word;
+  const long fits = (scratch_bytes - alignment_slack) / per_line;
   int tile = 1;
   while (2 * tile <= max_tile_lines && 2 * tile * pieces <= max_team_threads && 2 * tile <= fits) tile *= 2;
   return tile <= fits ? tile : 0;
+}
+
+// The same for a team on `space`, within the level-0 scratch Kokkos gives a team there.
+template <class Space>
+int largest_tile_lines(const Space& space, int n, bool axis_is_contiguous) {
+  return tile_lines_within<Space>(Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(0), n, axis_is_contiguous);
 }
 
 }  // namespace pk::rfilter::Details
