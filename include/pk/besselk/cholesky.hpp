@@ -26,10 +26,10 @@ constexpr long diagonal_tile_size = 64;  // what the single-team kernel factors
 // Factors the nb x nb tile `a` in place (lower triangle) with one team: column by column,
 // scale below the pivot, then the rank-1 update of the trailing triangle. A pivot that is
 // not > 0 (or NaN) records its global column in `failed` (atomic min) and stops the tile.
-template <class Space, class Tile, class Flag>
-void factor_diagonal_tile(const Space& space, const Tile& a, long offset, const Flag& failed) {
+template <class ExecutionSpace, class Tile, class Flag>
+void factor_diagonal_tile(const ExecutionSpace& space, const Tile& a, long offset, const Flag& failed) {
   const int nb = static_cast<int>(a.extent(0));
-  using Policy = Kokkos::TeamPolicy<Space>;
+  using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using Member = typename Policy::member_type;
   Kokkos::parallel_for(
       "pk::matern::cholesky::diagonal_tile", Policy(space, 1, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& m) {
@@ -60,8 +60,8 @@ void factor_diagonal_tile(const Space& space, const Tile& a, long offset, const 
 // by the same routine in tiles of diagonal_tile_size (so the team kernel only ever sees a
 // small tile that stays in cache), the panel by one trsm, the trailing lower part by one
 // gemm per tile column.
-template <class Space, class Matrix, class Flag>
-void cholesky_blocked(const Space& space, const Matrix& a, long tile, long offset, const Flag& failed) {
+template <class ExecutionSpace, class Matrix, class Flag>
+void cholesky_blocked(const ExecutionSpace& space, const Matrix& a, long tile, long offset, const Flag& failed) {
   const long n = static_cast<long>(a.extent(0));
   for (long k = 0; k < n; k += tile) {
     const long kb = std::min<long>(tile, n - k), rest = n - k - kb;
@@ -89,13 +89,14 @@ void cholesky_blocked(const Space& space, const Matrix& a, long tile, long offse
 // Factors the symmetric positive definite n x n matrix `a` (only its lower triangle is
 // read) into L, in place; the strict upper triangle is left as it was. Throws pk::Error
 // when a pivot is not positive: the matrix is not (numerically) positive definite.
-template <class Space, class Matrix>
-void cholesky_in_place(const Space& space, const Matrix& a, int tile = default_tile_size) {
+template <class ExecutionSpace, class Matrix>
+void cholesky_in_place(const ExecutionSpace& space, const Matrix& a, int tile = default_tile_size) {
   const long n = static_cast<long>(a.extent(0));
   require(a.extent(1) == a.extent(0), "cholesky: the matrix must be square");
   require(n < (1L << 31), "cholesky: n must be < 2^31");
   require(tile >= 1, "cholesky: tile size must be >= 1");
-  Kokkos::View<int, typename Space::memory_space> failed(Kokkos::view_alloc(space, "pk::matern::cholesky::failed"));
+  Kokkos::View<int, typename ExecutionSpace::memory_space> failed(
+      Kokkos::view_alloc(space, "pk::matern::cholesky::failed"));
   Kokkos::deep_copy(space, failed, static_cast<int>(n));
   Details::cholesky_blocked(space, a, tile, 0, failed);
   const int first_failed = read_scalar(space, failed);

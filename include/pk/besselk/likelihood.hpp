@@ -39,10 +39,11 @@ struct LikelihoodParts {
 
 // Evaluates the log-likelihood's parts; `work` is n x n scratch (overwritten). Throws
 // pk::Error when C is not positive definite.
-template <class Space>
-LikelihoodParts log_likelihood_parts(const Space& space, const DeviceLocations<Space>& s, const Vector<Space>& z,
-                                     const MaternParameters& p, const Matrix<Space>& work,
-                                     LikelihoodTimes* times = nullptr, int tile = default_tile_size) {
+template <class ExecutionSpace>
+LikelihoodParts log_likelihood_parts(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace>& s,
+                                     const Vector<ExecutionSpace>& z, const MaternParameters& p,
+                                     const Matrix<ExecutionSpace>& work, LikelihoodTimes* times = nullptr,
+                                     int tile = default_tile_size) {
   const long n = static_cast<long>(z.extent(0));
   require(n >= 2, "log-likelihood: need at least 2 observations");
   require(s.x.extent(0) == static_cast<std::size_t>(n), "log-likelihood: one observation per location expected");
@@ -54,7 +55,7 @@ LikelihoodParts log_likelihood_parts(const Space& space, const DeviceLocations<S
   cholesky_in_place(space, work, tile);
   if (times) times->factor = timer.seconds();
   timer.reset();
-  Kokkos::View<double**, Kokkos::LayoutLeft, typename Space::memory_space> w(
+  Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space> w(
       Kokkos::view_alloc(space, "pk::matern::whitened"), n, 1);
   Kokkos::deep_copy(space, Kokkos::subview(w, Kokkos::ALL, 0), z);
   blas::trsm(space, "L", "L", "N", "N", 1.0, work, w);  // w = L^-1 z
@@ -63,31 +64,32 @@ LikelihoodParts log_likelihood_parts(const Space& space, const DeviceLocations<S
   double log_det = 0;
   const auto l = work;
   Kokkos::parallel_reduce(
-      "pk::matern::log_determinant", Kokkos::RangePolicy<Space>(space, 0, n),
+      "pk::matern::log_determinant", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
       KOKKOS_LAMBDA(const long i, double& sum) { sum += 2 * ::log(l(i, i)); }, log_det);
   if (times) times->solve = timer.seconds();
   return LikelihoodParts{n, log_det, quadratic};
 }
 
-template <class Space>
-double log_likelihood(const Space& space, const DeviceLocations<Space>& s, const Vector<Space>& z,
-                      const MaternParameters& p, const Matrix<Space>& work, LikelihoodTimes* times = nullptr,
-                      int tile = default_tile_size) {
+template <class ExecutionSpace>
+double log_likelihood(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace>& s,
+                      const Vector<ExecutionSpace>& z, const MaternParameters& p, const Matrix<ExecutionSpace>& work,
+                      LikelihoodTimes* times = nullptr, int tile = default_tile_size) {
   return log_likelihood_parts(space, s, z, p, work, times, tile).value();
 }
 
 // z = L e with e ~ N(0, I) drawn on the host from `seed`: a sample of the Gaussian field
 // with covariance Matern(p) at the locations.
-template <class Space>
-Vector<Space> synthetic_observations(const Space& space, const DeviceLocations<Space>& s, const MaternParameters& p,
-                                     unsigned long seed, int tile = default_tile_size) {
+template <class ExecutionSpace>
+Vector<ExecutionSpace> synthetic_observations(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace>& s,
+                                              const MaternParameters& p, unsigned long seed,
+                                              int tile = default_tile_size) {
   const long n = static_cast<long>(s.x.extent(0));
-  Matrix<Space> l(Kokkos::view_alloc(space, "pk::matern::synthetic_factor"), n, n);
+  Matrix<ExecutionSpace> l(Kokkos::view_alloc(space, "pk::matern::synthetic_factor"), n, n);
   generate_covariance(space, s, p, l);
   cholesky_in_place(space, l, tile);
   // gemv reads the whole matrix: clear the strict upper triangle the factorisation left.
   Kokkos::parallel_for(
-      "pk::matern::clear_upper", Kokkos::RangePolicy<Space>(space, 0, n * n), KOKKOS_LAMBDA(const long k) {
+      "pk::matern::clear_upper", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n * n), KOKKOS_LAMBDA(const long k) {
         const long i = k % n, j = k / n;
         if (j > i) l(i, j) = 0;
       });
@@ -96,7 +98,7 @@ Vector<Space> synthetic_observations(const Space& space, const DeviceLocations<S
   std::mt19937_64 engine(seed);
   std::normal_distribution<double> normal(0, 1);
   for (long i = 0; i < n; ++i) host_e(i) = normal(engine);
-  Vector<Space> e(Kokkos::view_alloc(space, "pk::matern::white_noise"), n),
+  Vector<ExecutionSpace> e(Kokkos::view_alloc(space, "pk::matern::white_noise"), n),
       z(Kokkos::view_alloc(space, "pk::matern::observations"), n);
   Kokkos::deep_copy(space, e, host_e);
   blas::gemv(space, "N", 1.0, l, e, 0.0, z);
@@ -117,11 +119,11 @@ struct Fit {
 // three by BOBYQA as ExaGeoStat does; or, with profile_variance, BOBYQA over (beta, nu)
 // with sigma^2 at its closed-form maximiser z^T R^-1 z / n (the same maximum, about half
 // the evaluations). Evaluations where C is not positive definite count as -inf.
-template <class Space>
-Fit fit_matern(const Space& space, const DeviceLocations<Space>& s, const Vector<Space>& z,
+template <class ExecutionSpace>
+Fit fit_matern(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace>& s, const Vector<ExecutionSpace>& z,
                const MaternParameters& start, const OptimizerSettings& settings = {}, bool profile_variance = false) {
   const long n = static_cast<long>(z.extent(0));
-  Matrix<Space> work(Kokkos::view_alloc(space, "pk::matern::fit_work"), n, n);
+  Matrix<ExecutionSpace> work(Kokkos::view_alloc(space, "pk::matern::fit_work"), n, n);
   Kokkos::Timer timer;
   const auto objective = [&](const Parameters& theta) {
     try {

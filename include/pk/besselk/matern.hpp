@@ -55,20 +55,20 @@ struct MaternKernel {
   }
 };
 
-template <class Space>
-using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, typename Space::memory_space>;
-template <class Space>
-using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename Space::memory_space>;
+template <class ExecutionSpace>
+using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>;
+template <class ExecutionSpace>
+using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>;
 
-template <class Space>
+template <class ExecutionSpace>
 struct DeviceLocations {
-  Vector<Space> x, y;
+  Vector<ExecutionSpace> x, y;
 };
 
-template <class Space>
-DeviceLocations<Space> to_space(const Space& space, const Locations& host) {
-  DeviceLocations<Space> d{Vector<Space>(Kokkos::view_alloc(space, "pk::matern::x"), host.size()),
-                           Vector<Space>(Kokkos::view_alloc(space, "pk::matern::y"), host.size())};
+template <class ExecutionSpace>
+DeviceLocations<ExecutionSpace> to_space(const ExecutionSpace& space, const Locations& host) {
+  DeviceLocations<ExecutionSpace> d{Vector<ExecutionSpace>(Kokkos::view_alloc(space, "pk::matern::x"), host.size()),
+                                    Vector<ExecutionSpace>(Kokkos::view_alloc(space, "pk::matern::y"), host.size())};
   Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hx(host.x.data(), host.size()),
       hy(host.y.data(), host.size());
   Kokkos::deep_copy(space, d.x, hx);
@@ -80,9 +80,9 @@ DeviceLocations<Space> to_space(const Space& space, const Locations& host) {
 // C(i, j) = Matern(|s_i - s_j|) for i >= j: the lower triangle, all that the Cholesky
 // factorisation reads (the strict upper triangle is left as it was). LayoutLeft:
 // consecutive threads take consecutive rows i of one column, so the stores coalesce.
-template <class Space>
-void generate_covariance(const Space& space, const DeviceLocations<Space>& s, const MaternParameters& p,
-                         const Matrix<Space>& c) {
+template <class ExecutionSpace>
+void generate_covariance(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace>& s,
+                         const MaternParameters& p, const Matrix<ExecutionSpace>& c) {
   const MaternKernel kernel(p);
   const long n = static_cast<long>(s.x.extent(0));
   require(c.extent(0) == static_cast<std::size_t>(n) && c.extent(1) == static_cast<std::size_t>(n),
@@ -91,7 +91,8 @@ void generate_covariance(const Space& space, const DeviceLocations<Space>& s, co
   Kokkos::parallel_for(
       "pk::matern::generate_covariance",
       // Dynamic: the work sits in the lower triangle, which a static split shares unevenly.
-      Kokkos::RangePolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, n * n), KOKKOS_LAMBDA(const long k) {
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, n * n),
+      KOKKOS_LAMBDA(const long k) {
         const long i = k % n, j = k / n;
         if (i < j) return;
         const double dx = x(i) - x(j), dy = y(i) - y(j);

@@ -8,15 +8,12 @@
 //   solver.advance(1000);                  // throws pk::Error when the flow blows up
 //   pk::lbm::HostFields fields = solver.fields();
 //
-// One step = streaming + collision of every non-solid cell, with the boundary rules listed
-// in geometry.hpp. A-A (one lattice) and A-B (two lattices) take identical steps; only the
-// memory traffic pattern differs (see details/storage.hpp). Which kernels a step launches is
-// chosen once per lattice (details/step_plan.hpp).
-//
-// Health checks: every parameters.check_interval steps a reduction looks for a cell whose
-// density is NaN or not positive or whose |u| / c_s exceeds max_mach; the first such cell
-// (lowest index) stops the run with a pk::Error naming the step and the cell. Between
-// checks a bad value can spread for at most check_interval - 1 steps.
+// One step = streaming + collision of every non-solid cell, with the boundary rules of
+// geometry.hpp. A-A (one lattice) and A-B (two) take identical steps; only the memory traffic
+// differs (details/storage.hpp). The kernels a step launches are chosen once per lattice
+// (details/step_plan.hpp). Every parameters.check_interval steps a health check looks for a
+// cell whose density is NaN or not positive or whose |u| / c_s exceeds max_mach; the first
+// (lowest index) stops the run with a pk::Error naming the step and the cell.
 #include <pk/core/checks.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/host_copies.hpp>

@@ -30,11 +30,10 @@ void write_state(CheckpointWriter& writer, const CgState<Vector>& state) {
 }
 
 // The state a checkpoint holds, in vectors of `length` on `space`.
-template <class Space>
-CgState<Kokkos::View<double*, Kokkos::LayoutLeft, typename Space::memory_space>> read_state(CheckpointReader& reader,
-                                                                                            const Space& space,
-                                                                                            std::size_t length) {
-  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename Space::memory_space>;
+template <class ExecutionSpace>
+CgState<Kokkos::View<double*, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>> read_state(
+    CheckpointReader& reader, const ExecutionSpace& space, std::size_t length) {
+  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>;
   const CheckpointHeader& h = reader.header();
   const char* names[] = {"x", "r", "p"};
   CgState<Vector> state;

@@ -40,8 +40,8 @@ inline void check_chunking(const Chunking& ch, long n) {
 
 // As many chunks as the space runs threads at once, but none shorter than 2m, so that the
 // overlap at most doubles the work.
-template <class Space>
-Chunking default_chunking(const Space& space, long n, long lines, double sigma) {
+template <class ExecutionSpace>
+Chunking default_chunking(const ExecutionSpace& space, long n, long lines, double sigma) {
   const int m = default_overlap(sigma);
   const long wanted = (space.concurrency() + lines - 1) / lines;
   const long longest_useful = n / (2L * (m > 0 ? m : 1));
@@ -53,15 +53,16 @@ Chunking default_chunking(const Space& space, long n, long lines, double sigma) 
 // Private blocks of the chunks, one row per (line, chunk). The space's natural layout puts,
 // on a GPU, the same entry of consecutive blocks side by side (coalesced), on a CPU each
 // block contiguous. Keep one between calls to avoid an allocation per call.
-template <class Space>
-using ChunkWorkspace = Kokkos::View<double**, typename Space::array_layout, typename Space::memory_space>;
+template <class ExecutionSpace>
+using ChunkWorkspace =
+    Kokkos::View<double**, typename ExecutionSpace::array_layout, typename ExecutionSpace::memory_space>;
 
 // output = the chunked filter of input along `axis` (same extents; input is not changed).
 // `blocks` is resized when it does not fit.
-template <class Space, class InView, class OutView>
-void apply_filter_chunked(const Space& space, const InView& input, const OutView& output, int axis,
-                          const Coefficients& c, const Chunking& chunking, ChunkWorkspace<Space>& blocks) {
-  static_assert(check_arguments<Space, InView, OutView>());
+template <class ExecutionSpace, class InView, class OutView>
+void apply_filter_chunked(const ExecutionSpace& space, const InView& input, const OutView& output, int axis,
+                          const Coefficients& c, const Chunking& chunking, ChunkWorkspace<ExecutionSpace>& blocks) {
+  static_assert(check_arguments<ExecutionSpace, InView, OutView>());
   static_assert(static_cast<int>(InView::rank) == static_cast<int>(OutView::rank),
                 "pk::rfilter::apply_filter_chunked: input and output must have the same rank");
   static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
@@ -87,13 +88,13 @@ void apply_filter_chunked(const Space& space, const InView& input, const OutView
   const int block = d + 1 + 2 * m;
   const long items = g.lines * t;
   if (static_cast<long>(blocks.extent(0)) != items || static_cast<int>(blocks.extent(1)) != block)
-    blocks = ChunkWorkspace<Space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "pk::rfilter::chunk_blocks"),
-                                   items, block);
-  const ChunkWorkspace<Space> work = blocks;
+    blocks = ChunkWorkspace<ExecutionSpace>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "pk::rfilter::chunk_blocks"), items, block);
+  const ChunkWorkspace<ExecutionSpace> work = blocks;
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
   Kokkos::parallel_for(
-      "pk::rfilter::filter_chunks", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, items),
+      "pk::rfilter::filter_chunks", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<long>>(space, 0, items),
       KOKKOS_LAMBDA(const long item) {
         const long q = item / t;
         const int chunk = static_cast<int>(item % t);
@@ -117,10 +118,10 @@ void apply_filter_chunked(const Space& space, const InView& input, const OutView
 }
 
 // As above, with a workspace of its own.
-template <class Space, class InView, class OutView>
-void apply_filter_chunked(const Space& space, const InView& input, const OutView& output, int axis,
+template <class ExecutionSpace, class InView, class OutView>
+void apply_filter_chunked(const ExecutionSpace& space, const InView& input, const OutView& output, int axis,
                           const Coefficients& c, const Chunking& chunking) {
-  ChunkWorkspace<Space> blocks;
+  ChunkWorkspace<ExecutionSpace> blocks;
   apply_filter_chunked(space, input, output, axis, c, chunking, blocks);
 }
 

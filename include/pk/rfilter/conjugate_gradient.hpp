@@ -59,12 +59,12 @@ struct LocalReduction {
 // Solves A x = b from the initial guess in x; apply(p, q) must set q = A p, queuing its work
 // on `space`. Stops when ||r|| <= tolerance ||b||, after max_iterations, or as `control`
 // says (by default at SIGINT/SIGTERM, interrupt.hpp). Vectors: 1-D LayoutLeft views.
-template <class Space, class Vector, class Apply, class Reduction = LocalReduction>
+template <class ExecutionSpace, class Vector, class Apply, class Reduction = LocalReduction>
 CgResult conjugate_gradient(
-    const Space& space, const Apply& apply, const Vector& b, const Vector& x, double tolerance, int max_iterations,
-    const Reduction& reduction = {},
+    const ExecutionSpace& space, const Apply& apply, const Vector& b, const Vector& x, double tolerance,
+    int max_iterations, const Reduction& reduction = {},
     const CgControl<Kokkos::View<double*, Kokkos::LayoutLeft, typename Vector::memory_space>>& control = {}) {
-  static_assert(check_arguments<Space, Vector>());
+  static_assert(check_arguments<ExecutionSpace, Vector>());
   require(tolerance > 0 && tolerance < 1,
           "conjugate gradients: tolerance must be in (0, 1) (got " + std::to_string(tolerance) + ")");
   require(max_iterations >= 1, "conjugate gradients: max iterations must be >= 1");

@@ -45,15 +45,15 @@ inline XSlab x_slab(int nx, int ranks, int rank) {
   return {begin, begin + d + (rank < r ? 1 : 0)};
 }
 
-template <class Space>
+template <class ExecutionSpace>
 class DistributedThreeDVar {
  public:
-  using Memory = typename Space::memory_space;
+  using Memory = typename ExecutionSpace::memory_space;
   using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, Memory>;
 
   // Collective. `grid`: the whole grid; `overlap`: m of the x chunks; `observations`: all
   // of them (every rank passes the same set; each keeps its own).
-  DistributedThreeDVar(const mpi::Communicator& comm, const Space& space, const Grid& grid,
+  DistributedThreeDVar(const mpi::Communicator& comm, const ExecutionSpace& space, const Grid& grid,
                        const BackgroundCovariance& covariance, int overlap, const ObservationSet& observations)
       : comm_(comm),
         space_(space),
@@ -142,7 +142,7 @@ class DistributedThreeDVar {
   }
 
  private:
-  using Field = typename Details::XHalo<Space>::Field;
+  using Field = typename Details::XHalo<ExecutionSpace>::Field;
 
   // A vector in the extended layout, zero.
   Vector extended_vector(const char* label) const {
@@ -232,12 +232,12 @@ class DistributedThreeDVar {
   }
 
   mpi::Communicator comm_;
-  Space space_;
+  ExecutionSpace space_;
   Grid grid_;
   BackgroundCovariance covariance_;
   XSlab slab_;
   int overlap_;  // m
-  Details::XHalo<Space> halo_;
+  Details::XHalo<ExecutionSpace> halo_;
   int room_below_;      // x layers of room below the slab in the extended layout
   Grid extended_grid_;  // the slab and its room
   Observations<Memory> observations_;

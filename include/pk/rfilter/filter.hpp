@@ -27,11 +27,11 @@ namespace pk::rfilter {
 enum class Transpose { no, yes };  // the filter, or its adjoint (for B = V V^T)
 
 // Applies the K-iterated recursive filter (or its transpose) in place along `axis` of
-// `field` (rank 1-3, LayoutLeft or LayoutRight, contiguous, in Space's memory).
-template <class Space, class View>
-void apply_filter(const Space& space, const View& field, int axis, const Coefficients& c,
+// `field` (rank 1-3, LayoutLeft or LayoutRight, contiguous, in ExecutionSpace's memory).
+template <class ExecutionSpace, class View>
+void apply_filter(const ExecutionSpace& space, const View& field, int axis, const Coefficients& c,
                   Transpose transpose = Transpose::no) {
-  static_assert(check_arguments<Space, View>());
+  static_assert(check_arguments<ExecutionSpace, View>());
   require(axis >= 0 && axis < static_cast<int>(View::rank), "recursive filter: axis " + std::to_string(axis) +
                                                                 " does not exist in a rank-" +
                                                                 std::to_string(View::rank) + " field");
@@ -41,7 +41,7 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
   const auto geometry = Details::line_geometry(field3, axis);
   if (geometry.lines == 0 || geometry.length == 0) return;
   const bool adjoint = transpose == Transpose::yes;
-  if constexpr (runs_on_host<Space>) {
+  if constexpr (runs_on_host<ExecutionSpace>) {
     if (Details::fits_host_tile(space, geometry.length))
       Details::filter_lines_on_host(space, field3, geometry, c, adjoint);
     else
@@ -59,24 +59,24 @@ void apply_filter(const Space& space, const View& field, int axis, const Coeffic
 // team's tile; 0: one thread per line, in place). On a GPU the first call for a kind of axis
 // and line length times the tiles that fit (pk::autotune), as apply_filter's would: call it
 // before timing the filter.
-template <class Space, class View>
-int tile_lines(const Space& space, const View& field, int axis, const Coefficients& c) {
-  static_assert(check_arguments<Space, View>());
+template <class ExecutionSpace, class View>
+int tile_lines(const ExecutionSpace& space, const View& field, int axis, const Coefficients& c) {
+  static_assert(check_arguments<ExecutionSpace, View>());
   const auto field3 = Details::as_rank3(field);
   const auto geometry = Details::line_geometry(field3, axis);
   if (geometry.lines == 0 || geometry.length == 0) return 0;
-  if constexpr (runs_on_host<Space>)
-    return Details::fits_host_tile(space, geometry.length) ? Details::host_tile_lines<Space> : 0;
+  if constexpr (runs_on_host<ExecutionSpace>)
+    return Details::fits_host_tile(space, geometry.length) ? Details::host_tile_lines<ExecutionSpace> : 0;
   else
     return Details::team_tile_lines(space, geometry, c);
 }
 
 // Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients
 // (a separable Gaussian). The transpose runs the axes in reverse order.
-template <class Space, class View>
-void apply_filter_all_axes(const Space& space, const View& field, const Coefficients (&per_axis)[View::rank],
+template <class ExecutionSpace, class View>
+void apply_filter_all_axes(const ExecutionSpace& space, const View& field, const Coefficients (&per_axis)[View::rank],
                            Transpose transpose = Transpose::no) {
-  static_assert(check_arguments<Space, View>());
+  static_assert(check_arguments<ExecutionSpace, View>());
   constexpr int rank = static_cast<int>(View::rank);
   for (int step = 0; step < rank; ++step) {
     const int axis = transpose == Transpose::no ? step : rank - 1 - step;

@@ -20,10 +20,11 @@ struct Observations {
   long size() const { return static_cast<long>(value.extent(0)); }
 };
 
-template <class Space>
-Observations<typename Space::memory_space> to_space(const Space& space, const ObservationSet& host, const Grid& grid) {
+template <class ExecutionSpace>
+Observations<typename ExecutionSpace::memory_space> to_space(const ExecutionSpace& space, const ObservationSet& host,
+                                                             const Grid& grid) {
   check_observations(host, grid);
-  using Obs = Observations<typename Space::memory_space>;
+  using Obs = Observations<typename ExecutionSpace::memory_space>;
   const std::size_t n = host.size();
   auto upload = [&](const char* label, auto&& value_of) {
     typename Obs::Vector v(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);
@@ -78,13 +79,13 @@ KOKKOS_INLINE_FUNCTION void for_each_corner(const Obs& obs, long o, const Grid& 
 }  // namespace Details
 
 // values(o) = (H field)(o).
-template <class Space, class Obs, class FieldVector, class ObsVector>
-void interpolate(const Space& space, const Grid& grid, const Obs& obs, const FieldVector& field,
+template <class ExecutionSpace, class Obs, class FieldVector, class ObsVector>
+void interpolate(const ExecutionSpace& space, const Grid& grid, const Obs& obs, const FieldVector& field,
                  const ObsVector& values) {
   require(static_cast<long>(field.extent(0)) == grid.size() && static_cast<long>(values.extent(0)) == obs.size(),
           "observation operator: field or observation vector has the wrong size");
   Kokkos::parallel_for(
-      "pk::rfilter::interpolate", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, obs.size()),
+      "pk::rfilter::interpolate", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<long>>(space, 0, obs.size()),
       KOKKOS_LAMBDA(const long o) {
         double sum = 0;
         Details::for_each_corner(obs, o, grid, [&](long i, double w) { sum += w * field(i); });
@@ -94,15 +95,15 @@ void interpolate(const Space& space, const Grid& grid, const Obs& obs, const Fie
 
 // field += H^T (R^-1 values) when weighted by R^-1, else field += H^T values.
 enum class WeightByInverseVariance { no, yes };
-template <class Space, class Obs, class ObsVector, class FieldVector>
-void add_transpose(const Space& space, const Grid& grid, const Obs& obs, const ObsVector& values,
+template <class ExecutionSpace, class Obs, class ObsVector, class FieldVector>
+void add_transpose(const ExecutionSpace& space, const Grid& grid, const Obs& obs, const ObsVector& values,
                    const FieldVector& field, WeightByInverseVariance weighting) {
   require(static_cast<long>(field.extent(0)) == grid.size() && static_cast<long>(values.extent(0)) == obs.size(),
           "observation operator: field or observation vector has the wrong size");
   const bool weighted = weighting == WeightByInverseVariance::yes;
   Kokkos::parallel_for(
-      "pk::rfilter::interpolate_transpose", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, obs.size()),
-      KOKKOS_LAMBDA(const long o) {
+      "pk::rfilter::interpolate_transpose",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<long>>(space, 0, obs.size()), KOKKOS_LAMBDA(const long o) {
         const double v = weighted ? values(o) * obs.inverse_variance(o) : values(o);
         // Observations share cells: accumulate atomically.
         Details::for_each_corner(obs, o, grid, [&](long i, double w) { Kokkos::atomic_add(&field(i), w * v); });

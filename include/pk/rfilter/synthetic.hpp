@@ -21,26 +21,26 @@ struct SyntheticSettings {
   unsigned long seed = 1;
 };
 
-template <class Space>
+template <class ExecutionSpace>
 struct SyntheticCase {
-  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename Space::memory_space>;
+  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>;
   Vector truth, background;
   ObservationSet observations;
 };
 
-template <class Space>
-SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSettings& s) {
+template <class ExecutionSpace>
+SyntheticCase<ExecutionSpace> make_synthetic_case(const ExecutionSpace& space, const SyntheticSettings& s) {
   check_grid(s.grid);
   check_covariance(s.covariance);
   require(s.observations >= 1, "3D-Var: need at least one observation (got " + std::to_string(s.observations) + ")");
   require(std::isfinite(s.observation_std) && s.observation_std > 0,
           "3D-Var: observation error std must be > 0 (got " + std::to_string(s.observation_std) + ")");
-  using Vector = typename SyntheticCase<Space>::Vector;
+  using Vector = typename SyntheticCase<ExecutionSpace>::Vector;
   const Grid g = s.grid;
   std::mt19937_64 engine(s.seed);
   std::normal_distribution<double> normal(0.0, 1.0);
 
-  SyntheticCase<Space> result;
+  SyntheticCase<ExecutionSpace> result;
   result.truth = Vector(Kokkos::view_alloc(space, "pk::rfilter::synthetic::truth"), g.size());
   result.background = Vector(Kokkos::view_alloc(space, "pk::rfilter::synthetic::background"), g.size());
   auto truth = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, result.truth);
@@ -55,7 +55,7 @@ SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSett
   for (long i = 0; i < g.size(); ++i) noise(i) = normal(engine);
   Kokkos::deep_copy(space, result.truth, truth);
   Kokkos::deep_copy(space, result.background, noise);
-  CovarianceRoot<Space>(space, g, s.covariance).apply(result.background);  // V w
+  CovarianceRoot<ExecutionSpace>(space, g, s.covariance).apply(result.background);  // V w
   blas::axpby(space, 1.0, result.truth, 1.0, result.background);
 
   auto& obs = result.observations;
@@ -68,7 +68,7 @@ SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSett
     obs.error_std.push_back(s.observation_std);
   }
   const auto located = to_space(space, obs, g);
-  typename Observations<typename Space::memory_space>::Vector exact(
+  typename Observations<typename ExecutionSpace::memory_space>::Vector exact(
       Kokkos::view_alloc(space, "pk::rfilter::synthetic::h_truth"), s.observations);
   interpolate(space, g, located, result.truth, exact);
   const auto exact_host = readable_on_host(space, exact);
@@ -77,8 +77,8 @@ SyntheticCase<Space> make_synthetic_case(const Space& space, const SyntheticSett
 }
 
 // Root-mean-square difference of two fields of `space`.
-template <class Space, class Vector>
-double rms_difference(const Space& space, const Vector& a, const Vector& b) {
+template <class ExecutionSpace, class Vector>
+double rms_difference(const ExecutionSpace& space, const Vector& a, const Vector& b) {
   const auto ha = readable_on_host(space, a);
   const auto hb = readable_on_host(space, b);
   double sum = 0;

@@ -31,22 +31,23 @@ inline void check_covariance(const BackgroundCovariance& b) {
 }
 
 namespace Details {
-template <class Space, class Vector>
-void scale_in_place(const Space& space, const Vector& x, double s) {
+template <class ExecutionSpace, class Vector>
+void scale_in_place(const ExecutionSpace& space, const Vector& x, double s) {
   Kokkos::parallel_for(
-      "pk::rfilter::3dvar::scale", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, x.extent(0)),
+      "pk::rfilter::3dvar::scale", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<long>>(space, 0, x.extent(0)),
       KOKKOS_LAMBDA(const long i) { x(i) *= s; });
 }
 }  // namespace Details
 
 // V: the square root of B, acting in place on flat fields of the grid.
-template <class Space>
+template <class ExecutionSpace>
 class CovarianceRoot {
  public:
-  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename Space::memory_space>;
-  using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
+  using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>;
+  using Field =
+      Kokkos::View<double***, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space, Kokkos::MemoryUnmanaged>;
 
-  CovarianceRoot(const Space& space, const Grid& grid, const BackgroundCovariance& covariance)
+  CovarianceRoot(const ExecutionSpace& space, const Grid& grid, const BackgroundCovariance& covariance)
       : space_(space), grid_(grid), covariance_(covariance) {
     check_grid(grid);
     check_covariance(covariance);
@@ -68,7 +69,7 @@ class CovarianceRoot {
   }
 
  private:
-  Space space_;
+  ExecutionSpace space_;
   Grid grid_;
   BackgroundCovariance covariance_;
   double scale_ = 1;
@@ -79,13 +80,13 @@ struct AnalysisResult {
   double misfit_norm = 0;  // ||d|| = ||y - H x_b||
 };
 
-template <class Space>
+template <class ExecutionSpace>
 class ThreeDVar {
  public:
-  using Memory = typename Space::memory_space;
+  using Memory = typename ExecutionSpace::memory_space;
   using Vector = Kokkos::View<double*, Kokkos::LayoutLeft, Memory>;
 
-  ThreeDVar(const Space& space, const Grid& grid, const BackgroundCovariance& covariance,
+  ThreeDVar(const ExecutionSpace& space, const Grid& grid, const BackgroundCovariance& covariance,
             const Observations<Memory>& observations)
       : space_(space), grid_(grid), v_(space, grid, covariance), obs_(observations) {
     work_ = Vector(Kokkos::view_alloc(space, "pk::rfilter::3dvar::work"), grid.size());
@@ -136,9 +137,9 @@ class ThreeDVar {
   }
 
  private:
-  Space space_;
+  ExecutionSpace space_;
   Grid grid_;
-  CovarianceRoot<Space> v_;
+  CovarianceRoot<ExecutionSpace> v_;
   Observations<Memory> obs_;
   Vector work_, obs_work_;
 };

@@ -16,13 +16,13 @@
 
 namespace pk::rfilter::Details {
 
-template <class Space, class Field3>
-void filter_lines_on_host(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
-                          const Coefficients& c, bool adjoint) {
-  using Policy = Kokkos::TeamPolicy<Space>;
+template <class ExecutionSpace, class Field3>
+void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
+                          const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint) {
+  using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using Member = typename Policy::member_type;
-  using Scratch = Kokkos::View<double*, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  constexpr int tile = host_tile_lines<Space>;
+  using Scratch = Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  constexpr int tile = host_tile_lines<ExecutionSpace>;
   const int n = g.length;
   const long teams = (g.lines + tile - 1) / tile;
   const double alpha = c.alpha, beta = c.beta;
@@ -69,10 +69,11 @@ void filter_lines_on_host(const Space& space, const Field3& field, const LineGeo
 }
 
 // Whether a host tile of lines of length n fits the level-1 scratch.
-template <class Space>
-bool fits_host_tile(const Space& space, int n) {
-  const long budget = Kokkos::TeamPolicy<Space>(space, 1, 1).scratch_size_max(1) - 64;  // less shmem_size's padding
-  return static_cast<long>(n) * host_tile_lines<Space> * static_cast<long>(sizeof(double)) <= budget;
+template <class ExecutionSpace>
+bool fits_host_tile(const ExecutionSpace& space, int n) {
+  const long budget =
+      Kokkos::TeamPolicy<ExecutionSpace>(space, 1, 1).scratch_size_max(1) - 64;  // less shmem_size's padding
+  return static_cast<long>(n) * host_tile_lines<ExecutionSpace> * static_cast<long>(sizeof(double)) <= budget;
 }
 
 }  // namespace pk::rfilter::Details

@@ -21,15 +21,15 @@ KOKKOS_INLINE_FUNCTION void run_line(const Line& line, int n, double alpha, doub
     filter_line(line, n, alpha, beta, iterations);
 }
 
-template <class Space, class Field3>
-void filter_lines_in_place(const Space& space, const Field3& field,
+template <class ExecutionSpace, class Field3>
+void filter_lines_in_place(const ExecutionSpace& space, const Field3& field,
                            const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint) {
   const int n = g.length;
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
   Kokkos::parallel_for(
-      "pk::rfilter::filter_lines_in_place", Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(space, 0, g.lines),
-      KOKKOS_LAMBDA(const long q) {
+      "pk::rfilter::filter_lines_in_place",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<long>>(space, 0, g.lines), KOKKOS_LAMBDA(const long q) {
         int i0[3];
         g.index(q, 0, i0);
         auto line = [&](int j) -> double& {

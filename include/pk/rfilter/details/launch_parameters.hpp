@@ -1,6 +1,6 @@
 #pragma once
 // The launch parameters of the recursive-filter kernels, in one place, each with its
-// reason. Backend facts come from pk::Tuning<Space>; how many lines a GPU team holds is timed
+// reason. Backend facts come from pk::Tuning<ExecutionSpace>; how many lines a GPU team holds is timed
 // per device (tile_choice.hpp).
 #include <pk/core/tuning.hpp>
 
@@ -12,8 +12,8 @@ namespace pk::rfilter::Details {
 // each sweep step of a line waits on the step before it (a fused multiply-add, about 4 cycles
 // on x86 cores), while every step also stores its entries: four registers of lines give four
 // independent chains, about one step per cycle. 32 lines with AVX-512, 16 with AVX2.
-template <class Space>
-constexpr int host_tile_lines = 4 * Tuning<Space>::simd_bytes / static_cast<int>(sizeof(double));
+template <class ExecutionSpace>
+constexpr int host_tile_lines = 4 * Tuning<ExecutionSpace>::simd_bytes / static_cast<int>(sizeof(double));
 
 // GPU teams (team_tiles.hpp): one thread per piece of a line. Larger tiles keep more loads
 // in flight per team and ran faster up to 16 lines (docs/rfilter.md); 256 threads hold 16
@@ -22,19 +22,19 @@ constexpr int max_team_threads = 256;
 constexpr int max_tile_lines = 16;
 // Teams that share an SM or CU: a team's barriers hold its warps in one phase, so another
 // team's loads fill the time one team spends sweeping. The register cap that follows is
-// Tuning<Space>::registers_per_multiprocessor / (max_team_threads * teams) per thread, on
+// Tuning<ExecutionSpace>::registers_per_multiprocessor / (max_team_threads * teams) per thread, on
 // CUDA GPUs: staged tiles, 85 (80 as allocated), so that the copy's 16 entries in flight
 // and their places in the tile do not spill; register tiles, 64, enough for a piece of 16
 // entries. (CDNA GPUs have twice the registers per CU: twice the cap, never measured.)
 constexpr int staged_teams_per_multiprocessor = 3;
 constexpr int register_teams_per_multiprocessor = 4;
-template <class Space, int TeamsPerMultiprocessor, class Facts = Tuning<Space>>
-using GpuTeams =
-    Kokkos::TeamPolicy<Space, typename Facts::template ResidentTeams<max_team_threads, TeamsPerMultiprocessor>>;
+template <class ExecutionSpace, int TeamsPerMultiprocessor, class Facts = Tuning<ExecutionSpace>>
+using GpuTeams = Kokkos::TeamPolicy<ExecutionSpace,
+                                    typename Facts::template ResidentTeams<max_team_threads, TeamsPerMultiprocessor>>;
 
 // Doubles in one row of the scratch banks, against which staged tiles are padded (1 where
 // scratch has no banks: no padding).
-template <class Space, class Facts = Tuning<Space>>
+template <class ExecutionSpace, class Facts = Tuning<ExecutionSpace>>
 constexpr int bank_row = Facts::scratch_bank_bytes > 0 ? Facts::scratch_bank_bytes / static_cast<int>(sizeof(double))
                                                        : 1;
 

@@ -11,14 +11,14 @@
 
 namespace pk::rfilter::Details {
 
-template <class Space, class Field3>
-void filter_lines_in_registers(const Space& space, const Field3& field,
+template <class ExecutionSpace, class Field3>
+void filter_lines_in_registers(const ExecutionSpace& space, const Field3& field,
                                const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c,
                                bool adjoint, int tile) {
-  using Policy = GpuTeams<Space, register_teams_per_multiprocessor>;
+  using Policy = GpuTeams<ExecutionSpace, register_teams_per_multiprocessor>;
   using Member = typename Policy::member_type;
-  using Scratch = ScratchView<Space>;
-  using Sweeps = SpaceSweeps<Space>;
+  using Scratch = ScratchView<ExecutionSpace>;
+  using Sweeps = SpaceSweeps<ExecutionSpace>;
   const int n = g.length, ends_size = Sweeps::ends_size(n, tile);
   const long teams = (g.lines + tile - 1) / tile;
   const auto weights = Sweeps::weights(c.alpha, c.beta);

@@ -71,29 +71,30 @@ struct BlockCopy {
 };
 
 // Level-0 scratch of a staged team of `tile` lines of length n: the tile and the pieces' ends.
-template <class Space, class Facts = Tuning<Space>>
+template <class ExecutionSpace, class Facts = Tuning<ExecutionSpace>>
 size_t staged_scratch_bytes(int n, int tile) {
-  using Sweeps = SpaceSweeps<Space>;
-  const int row = staged_row<Space, Facts>(n, Sweeps::pieces(n), tile);
-  return ScratchView<Space>::shmem_size(static_cast<size_t>(tile) * row) +
-         ScratchView<Space>::shmem_size(static_cast<size_t>(Sweeps::ends_size(n, tile)));
+  using Sweeps = SpaceSweeps<ExecutionSpace>;
+  const int row = staged_row<ExecutionSpace, Facts>(n, Sweeps::pieces(n), tile);
+  return ScratchView<ExecutionSpace>::shmem_size(static_cast<size_t>(tile) * row) +
+         ScratchView<ExecutionSpace>::shmem_size(static_cast<size_t>(Sweeps::ends_size(n, tile)));
 }
 
-template <class Space, class Field3>
-void filter_lines_staged(const Space& space, const Field3& field, const LineGeometry<typename Field3::array_layout>& g,
-                         const Coefficients& c, bool adjoint, int tile) {
-  using Policy = GpuTeams<Space, staged_teams_per_multiprocessor>;
+template <class ExecutionSpace, class Field3>
+void filter_lines_staged(const ExecutionSpace& space, const Field3& field,
+                         const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
+                         int tile) {
+  using Policy = GpuTeams<ExecutionSpace, staged_teams_per_multiprocessor>;
   using Member = typename Policy::member_type;
-  using Scratch = ScratchView<Space>;
-  using Sweeps = SpaceSweeps<Space>;
+  using Scratch = ScratchView<ExecutionSpace>;
+  using Sweeps = SpaceSweeps<ExecutionSpace>;
   constexpr int piece = Sweeps::piece_size;
-  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row<Space>(n, pieces, tile);
+  const int n = g.length, pieces = Sweeps::pieces(n), row = staged_row<ExecutionSpace>(n, pieces, tile);
   const int staged_size = tile * row, ends_size = Sweeps::ends_size(n, tile);
   const long teams = (g.lines + tile - 1) / tile;
   const auto weights = Sweeps::weights(c.alpha, c.beta);
   const int iterations = c.iterations;
   const Policy policy = Policy(space, static_cast<int>(teams), tile * pieces)
-                            .set_scratch_size(0, Kokkos::PerTeam(staged_scratch_bytes<Space>(n, tile)));
+                            .set_scratch_size(0, Kokkos::PerTeam(staged_scratch_bytes<ExecutionSpace>(n, tile)));
   double* const data = field.data();
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_staged", policy, KOKKOS_LAMBDA(const Member& team) {

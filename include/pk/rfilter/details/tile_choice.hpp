@@ -22,8 +22,8 @@ namespace pk::rfilter::Details {
 
 // The tiles that fit lines of length n, largest first (PK_AUTOTUNE=0 takes the first); none
 // when even one line does not (filter_lines_in_place).
-template <class Space>
-std::vector<int> tile_candidates(const Space& space, int n, bool axis_is_contiguous) {
+template <class ExecutionSpace>
+std::vector<int> tile_candidates(const ExecutionSpace& space, int n, bool axis_is_contiguous) {
   std::vector<int> tiles;
   for (int tile = largest_tile_lines(space, n, axis_is_contiguous); tile >= 1; tile /= 2) tiles.push_back(tile);
   return tiles;
@@ -31,8 +31,8 @@ std::vector<int> tile_candidates(const Space& space, int n, bool axis_is_contigu
 
 // A GPU team kernel with `tile` lines per team: staged along the contiguous axis, in
 // registers along the others.
-template <class Space, class Field3>
-void filter_lines_in_teams(const Space& space, const Field3& field,
+template <class ExecutionSpace, class Field3>
+void filter_lines_in_teams(const ExecutionSpace& space, const Field3& field,
                            const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
                            int tile) {
   if (g.axis_is_contiguous)
@@ -45,10 +45,10 @@ void filter_lines_in_teams(const Space& space, const Field3& field,
 // the same run of neighbouring lines) with at most four times the GPU's cache in it, so that
 // it streams from memory as a large field does. Allocated at the first trial, freed with the
 // trial.
-template <class Space, class Layout>
+template <class ExecutionSpace, class Layout>
 struct TileTrial {
-  using Field = Kokkos::View<double***, Layout, typename Space::memory_space>;
-  Space space;
+  using Field = Kokkos::View<double***, Layout, typename ExecutionSpace::memory_space>;
+  ExecutionSpace space;
   LineGeometry<Layout> caller;
   Coefficients c;
   Field field;
@@ -79,13 +79,13 @@ struct TileTrial {
 
 // Lines per GPU team for the lines of g (0: they do not fit a team), timed once per device
 // and key; later calls (every CG iteration) find the choice in pk::autotune's cache.
-template <class Space, class Layout>
-int team_tile_lines(const Space& space, const LineGeometry<Layout>& g, const Coefficients& c) {
+template <class ExecutionSpace, class Layout>
+int team_tile_lines(const ExecutionSpace& space, const LineGeometry<Layout>& g, const Coefficients& c) {
   const std::vector<int> tiles = tile_candidates(space, g.length, g.axis_is_contiguous);
   if (tiles.size() <= 1) return tiles.empty() ? 0 : tiles.front();
   const std::string key = std::string("pk::rfilter::tile_lines/") + (g.axis_is_contiguous ? "contiguous" : "strided") +
                           "/n=" + std::to_string(g.length);
-  return pk::autotune(space, key, tiles, TileTrial<Space, Layout>{space, g, c, {}, {}});
+  return pk::autotune(space, key, tiles, TileTrial<ExecutionSpace, Layout>{space, g, c, {}, {}});
 }
 
 }  // namespace pk::rfilter::Details

@@ -16,26 +16,26 @@ namespace pk::rfilter::Details {
 
 // target += source, layer by layer (a free function: nvcc takes no device lambda in a
 // private member function).
-template <class Space, class Target, class Source>
-void add_layers(const Space& space, const Target& target, const Source& source) {
+template <class ExecutionSpace, class Target, class Source>
+void add_layers(const ExecutionSpace& space, const Target& target, const Source& source) {
   if (source.size() == 0) return;
   Kokkos::parallel_for(
       "pk::rfilter::halo::add",
-      Kokkos::MDRangePolicy<Space, Kokkos::Rank<3, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>(
+      Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3, Kokkos::Iterate::Left>, Kokkos::IndexType<int>>(
           space, {0, 0, 0},
           {static_cast<int>(source.extent(0)), static_cast<int>(source.extent(1)), static_cast<int>(source.extent(2))}),
       KOKKOS_LAMBDA(const int i, const int j, const int k) { target(i, j, k) += source(i, j, k); });
 }
 
-template <class Space>
+template <class ExecutionSpace>
 class XHalo {
  public:
-  using Memory = typename Space::memory_space;
+  using Memory = typename ExecutionSpace::memory_space;
   using Field = Kokkos::View<double***, Kokkos::LayoutLeft, Memory, Kokkos::MemoryUnmanaged>;
 
   // `own`: the slab's x layers; `room`: the layers of room beside it where it has a
   // neighbour; every rank's slab is at least `room` layers thick.
-  XHalo(const mpi::Communicator& comm, const Space& space, int own, int ny, int nz, int room)
+  XHalo(const mpi::Communicator& comm, const ExecutionSpace& space, int own, int ny, int nz, int room)
       : comm_(comm),
         space_(space),
         lower_(comm.rank() > 0 ? comm.rank() - 1 : MPI_PROC_NULL),
@@ -45,7 +45,7 @@ class XHalo {
         nz_(nz),
         room_(room),
         room_below_(lower_ != MPI_PROC_NULL ? room : 0),
-        staged_(!runs_on_host<Space> && !mpi::gpu_aware()) {
+        staged_(!runs_on_host<ExecutionSpace> && !mpi::gpu_aware()) {
     for (Buffer* b : {&to_lower_, &to_upper_, &from_lower_, &from_upper_}) {
       b->on_space = Flat(Kokkos::view_alloc(space, "pk::rfilter::halo::message"), std::size_t(room) * ny * nz);
       if (staged_) b->on_host = Staged(Kokkos::view_alloc("pk::rfilter::halo::staged"), b->on_space.extent(0));
@@ -90,7 +90,7 @@ class XHalo {
 
  private:
   using Flat = Kokkos::View<double*, Memory>;
-  using Staged = Kokkos::View<double*, StagingSpace<Space>>;
+  using Staged = Kokkos::View<double*, StagingSpace<ExecutionSpace>>;
   // A message: layers contiguous at the start of a buffer allocated once (a fresh allocation
   // per message cost more than the filter: page faults on hosts, cudaFree's device
   // synchronisation on GPUs). MPI reads it where it lies when it can (a host space, or a
@@ -148,7 +148,7 @@ class XHalo {
   }
 
   mpi::Communicator comm_;
-  Space space_;
+  ExecutionSpace space_;
   int lower_, upper_;  // neighbouring ranks, MPI_PROC_NULL at the grid's ends
   int own_, ny_, nz_, room_, room_below_;
   bool staged_;
