@@ -237,7 +237,11 @@ def mpi(tmp, which):
         check(filecmp.cmp(f"{tmp}/ref/{a}", f"{tmp}/chain/{b}", shallow=False), f"{which}: {a} differs from {b}")
     same_files(f"{tmp}/ref", f"{tmp}/chain", outputs)
     # SIGTERM to the launcher, which passes it on to the ranks: they agree, checkpoint, stop.
+    # 3D-Var's case above converges in a fraction of a second: the stopped run solves a larger
+    # grid to a tolerance it does not reach, so that it is still running when the signal comes.
     long_end = "100000000" if which == "lbm" else "2000"
+    if which == "3dvar":
+        case = [{"32,24,4": "128,96,24", "300": "3000", "1e-10": "1e-14"}.get(a, a) for a in case]
     rc, out, err = stop_after_checkpoint(launch + case + [end_option, long_end, "--out", f"{tmp}/stop", "--checkpoint",
                                                           f"{tmp}/stop/c"], f"{tmp}/stop/c")
     check("(interrupted)" in out or "interrupted" in out, f"{which} on 2 ranks stopped: {out[-300:]!r} {err[-300:]!r}")

@@ -2,11 +2,11 @@
 // Command lines of the apps and benchmarks: CLI11 for the program's own options, with
 // --kokkos-* options set apart for Kokkos (and checked, see session.hpp). Needs CLI11
 // (Debian: libcli11-dev).
+#include <pk/app/checkpoint_options.hpp>
+#include <pk/app/session.hpp>
 #include <pk/core/details/config_file.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/input_file.hpp>
-#include <pk/app/checkpoint_options.hpp>
-#include <pk/app/session.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -62,7 +62,8 @@ struct CheckpointState {
   static void write(CheckpointWriter& w, const Solver& s) {
     const std::int32_t m = s.state_.grid_.count();
     const auto first = std::make_pair(0, m);
-    const auto key = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, Kokkos::subview(s.state_.grid_.key(), first));
+    const auto key =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, Kokkos::subview(s.state_.grid_.key(), first));
     const auto p =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, Kokkos::subview(s.state_.grid_.probability(), first));
     const auto d =
@@ -97,7 +98,8 @@ struct CheckpointState {
     s.state_.grid_.restore(at, key, probability, direction, size("map-rehashes"));
     s.state_.grid_.rebuild_neighbours();
     // The room the batch's end made, as it made it (capacities unchanged: none was made).
-    if (rebuilt && (size("map-capacity") != at.map_capacity || size("capacity") != at.capacity)) s.state_.grid_.reserve(count);
+    if (rebuilt && (size("map-capacity") != at.map_capacity || size("capacity") != at.capacity))
+      s.state_.grid_.reserve(count);
     require(s.state_.grid_.map_capacity() == size("map-capacity") && s.state_.grid_.capacity() == size("capacity"), in,
             "the grid did not rebuild to the checkpoint's capacities (another program version?)");
     s.state_.time_ = h.real_value("time");

@@ -10,8 +10,8 @@
 // sets a flag on the device, and the host grows map and arrays and repeats the insertion
 // pass - nothing is dropped.
 #include <pk/core/error.hpp>
-#include <pk/core/memory.hpp>
 #include <pk/core/host_copies.hpp>
+#include <pk/core/memory.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/gbees/details/key.hpp>
 #include <pk/gbees/grid_memory.hpp>
@@ -24,8 +24,8 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pk::gbees {
@@ -155,8 +155,8 @@ class SparseGrid {
     Kokkos::deep_copy(space_, Kokkos::subview(direction_, first),
                       Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Unmanaged>(directions.data(), keys.size()));
     map_ = new_map(rebuilt.map_capacity * 6 / 7);  // as rehash_from_slots asks for it
-    require(map_.capacity() == rebuilt.map_capacity, "sparse grid: this Kokkos makes no map of ",
-            rebuilt.map_capacity, " entries, which the checkpoint's run had");
+    require(map_.capacity() == rebuilt.map_capacity, "sparse grid: this Kokkos makes no map of ", rebuilt.map_capacity,
+            " entries, which the checkpoint's run had");
     rehash_from_slots(cells);
     rehashes_ = rehashes;
   }
