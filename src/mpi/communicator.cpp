@@ -162,28 +162,24 @@ Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_free(&node);
 }
 
-double Communicator::sum(double value) const {
-  double total = 0;
+namespace {
+
+// One value reduced over the ranks of `comm`, waited for as every wait is (wait_all).
+template <class T>
+T all_reduce(T value, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  T result{};
   MPI_Request request;
-  MPI_Iallreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm_, &request);
+  MPI_Iallreduce(&value, &result, 1, type, op, comm, &request);
   wait_all(1, &request);
-  return total;
+  return result;
 }
 
-double Communicator::max(double value) const {
-  double largest = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&value, &largest, 1, MPI_DOUBLE, MPI_MAX, comm_, &request);
-  wait_all(1, &request);
-  return largest;
-}
+}  // namespace
 
-unsigned Communicator::bit_or(unsigned value) const {
-  unsigned any = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&value, &any, 1, MPI_UNSIGNED, MPI_BOR, comm_, &request);
-  wait_all(1, &request);
-  return any;
-}
+double Communicator::sum(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_SUM, comm_); }
+
+double Communicator::max(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_MAX, comm_); }
+
+unsigned Communicator::bit_or(unsigned value) const { return all_reduce(value, MPI_UNSIGNED, MPI_BOR, comm_); }
 
 }  // namespace pk::mpi
