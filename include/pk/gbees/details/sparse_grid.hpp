@@ -325,16 +325,21 @@ class SparseGrid {
       return Map(static_cast<std::uint32_t>(capacity));
   }
 
+  // key(s) -> s into the map (a functor: nvcc takes no device lambda in a private member).
+  struct InsertSlot {
+    Map map;
+    Kokkos::View<std::uint64_t*, memory_space> key;
+    Kokkos::View<int, memory_space> failures;
+    KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+      if (!map.insert(key(s), s).success()) Kokkos::atomic_add(&failures(), 1);
+    }
+  };
+
   // Inserts key(s) -> s for s < cells into the map.
   void insert_slots(std::int32_t cells) {
-    auto map = map_;
-    auto key = key_;
     Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::grid::rehash_failures"));
-    Kokkos::parallel_for(
-        "pk::gbees::grid::rehash", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, cells), KOKKOS_LAMBDA(const int s) {
-          const auto result = map.insert(key(s), s);
-          if (!result.success()) Kokkos::atomic_add(&failures(), 1);
-        });
+    Kokkos::parallel_for("pk::gbees::grid::rehash", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, cells),
+                         InsertSlot{map_, key_, failures});
     const int failed = read_scalar(space_, failures);
     if (failed != 0)
       throw InternalError("sparse grid: rehash lost " + std::to_string(failed) +
