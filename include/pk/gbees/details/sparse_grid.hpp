@@ -88,6 +88,17 @@ class SparseGrid {
     }
   };
 
+  // key(s) -> s into the map, for a rebuild (insert_slots). A public functor: nvcc takes
+  // neither a device lambda in a private member function nor a private kernel type.
+  struct InsertSlot {
+    Map map;
+    Kokkos::View<std::uint64_t*, memory_space> key;
+    Kokkos::View<int, memory_space> failures;
+    KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+      if (!map.insert(key(s), s).success()) Kokkos::atomic_add(&failures(), 1);
+    }
+  };
+
   // member_bits: keys that also number the PDFs of an ensemble (KeyCodec).
   SparseGrid(const ExecutionSpace& space, int dimension, std::size_t capacity, std::size_t max_cells = 0,
              int member_bits = 0)
@@ -324,16 +335,6 @@ class SparseGrid {
     else  // a Kokkos without instances for UnorderedMap (3.4): its default instance
       return Map(static_cast<std::uint32_t>(capacity));
   }
-
-  // key(s) -> s into the map (a functor: nvcc takes no device lambda in a private member).
-  struct InsertSlot {
-    Map map;
-    Kokkos::View<std::uint64_t*, memory_space> key;
-    Kokkos::View<int, memory_space> failures;
-    KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-      if (!map.insert(key(s), s).success()) Kokkos::atomic_add(&failures(), 1);
-    }
-  };
 
   // Inserts key(s) -> s for s < cells into the map.
   void insert_slots(std::int32_t cells) {
