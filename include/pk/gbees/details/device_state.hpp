@@ -66,7 +66,9 @@ struct DeviceState {
   OnHost read(const ExecutionSpace& space) const {
     using HostArray = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     OnHost h;
-    h.update_sums = Kokkos::create_mirror(update_sums);
+    // Not initialised: an initialisation would run on the host's default instance.
+    h.update_sums = typename MemberSums<MemorySpace>::HostMirror(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::sums_on_host"), update_sums.extent(0));
     Kokkos::deep_copy(space, h.out_of_range, out_of_range);
     Kokkos::deep_copy(space, h.update_sums, update_sums);
     Kokkos::deep_copy(space, HostArray(h.run_sums, 2), run_sums);
