@@ -4,6 +4,8 @@
 #include <pk/core/error.hpp>
 #include <pk/rfilter/observation_set.hpp>
 
+#include <pk/core/host_copies.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -28,7 +30,7 @@ Observations<typename ExecutionSpace::memory_space> to_space(const ExecutionSpac
   const std::size_t n = host.size();
   auto upload = [&](const char* label, auto&& value_of) {
     typename Obs::Vector v(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);
-    auto mirror = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, v);
+    auto mirror = pk::host_mirror(v);
     for (std::size_t i = 0; i < n; ++i) mirror(i) = value_of(i);
     Kokkos::deep_copy(space, v, mirror);
     space.fence();

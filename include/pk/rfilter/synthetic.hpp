@@ -43,8 +43,8 @@ SyntheticCase<ExecutionSpace> make_synthetic_case(const ExecutionSpace& space, c
   SyntheticCase<ExecutionSpace> result;
   result.truth = Vector(Kokkos::view_alloc(space, "pk::rfilter::synthetic::truth"), g.size());
   result.background = Vector(Kokkos::view_alloc(space, "pk::rfilter::synthetic::background"), g.size());
-  auto truth = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, result.truth);
-  auto noise = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, result.background);
+  auto truth = pk::host_mirror(result.truth);
+  auto noise = pk::host_mirror(result.background);
   for (int k = 0; k < g.nz; ++k)
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {

@@ -51,7 +51,7 @@ FieldBuffer<typename ExecutionSpace::memory_space> to_field_buffer(const Executi
   require(velocity.size() == 3 * cells,
           "pk::lbm::Solver::initialize: need one density and three velocity components per cell (", cells, " cells)");
   const auto buffer = field_buffer(space, static_cast<std::int64_t>(cells));
-  auto host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, buffer);
+  auto host = pk::host_mirror(buffer);
   for (std::size_t c = 0; c < cells; ++c) {
     host(c, 0) = density[c];
     for (int k = 0; k < 3; ++k) host(c, k + 1) = velocity[3 * c + k];

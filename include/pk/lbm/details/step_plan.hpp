@@ -14,6 +14,8 @@
 #include <pk/lbm/parameters.hpp>
 #include <pk/lbm/slabs.hpp>
 
+#include <pk/core/host_copies.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -33,7 +35,7 @@ Grid<typename ExecutionSpace::memory_space> build_grid(const ExecutionSpace& spa
   using G = Grid<MemorySpace>;
   const int cells = static_cast<int>(geometry.cell_count());
   Kokkos::View<std::uint8_t*, MemorySpace> cell_type(Kokkos::view_alloc(space, "pk::lbm::cell_type"), cells);
-  auto cell_type_host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, cell_type);
+  auto cell_type_host = pk::host_mirror(cell_type);
   const int last_layer = geometry.extent(ghosts.axis) - 1;
   for (int c = 0; c < cells; ++c) {
     const CellType type = geometry.cells()[c];
