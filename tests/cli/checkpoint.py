@@ -27,8 +27,11 @@ import time
 BIN = os.path.abspath(sys.argv[1])
 CHECK = sys.argv[2]
 MPIEXEC = sys.argv[3:]
+# PK_AUTOTUNE=0: launch choices by default, not by timing. A restart keeps its checkpoint's
+# choices (pk-lbm's A-B stores), but an uninterrupted run compared with it would time its own,
+# and on a loaded machine it can choose otherwise.
 ENV = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false", OMPI_ALLOW_RUN_AS_ROOT="1",
-           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", PK_AUTOTUNE="0")
 THREADS = "--kokkos-num-threads=1"
 failures = []
 
