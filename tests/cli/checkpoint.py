@@ -27,12 +27,13 @@ import time
 BIN = os.path.abspath(sys.argv[1])
 CHECK = sys.argv[2]
 MPIEXEC = sys.argv[3:]
-# PK_AUTOTUNE=0: launch choices by default, not by timing. A restart keeps its checkpoint's
-# choices (pk-lbm's A-B stores), but an uninterrupted run compared with it would time its own,
-# and on a loaded machine it can choose otherwise.
+# One OpenMP thread by OMP_NUM_THREADS, which every Kokkos reads (the option is spelled
+# --kokkos-num-threads from 4.0 and --kokkos-threads before). PK_AUTOTUNE=0: launch choices
+# by default, not by timing. A restart keeps its checkpoint's choices (pk-lbm's A-B stores),
+# but an uninterrupted run compared with it would time its own, and on a loaded machine it
+# can choose otherwise.
 ENV = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false", OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", PK_AUTOTUNE="0")
-THREADS = "--kokkos-num-threads=1"
 failures = []
 
 
@@ -111,7 +112,7 @@ def signal_chain(base, path, stops):
 
 
 def lbm(tmp):
-    case = [program("pk-lbm"), "--space", "openmp", "--channel", "16", "8", "8", "--checkpoint-every", "40", THREADS]
+    case = [program("pk-lbm"), "--space", "openmp", "--channel", "16", "8", "8", "--checkpoint-every", "40"]
     # A chain to growing ends, against one run to the last.
     r = run(case + ["--steps", "300", "--vti-every", "100", "--out", f"{tmp}/ref", "--checkpoint", f"{tmp}/ref/c"])
     check(r.returncode == 0, f"pk-lbm reference: {r.stderr!r}")
@@ -135,7 +136,7 @@ def lbm(tmp):
 
 def three_dvar(tmp):
     case = [program("pk-3dvar"), "--space", "openmp", "--grid", "48,48,8", "--chunks", "2", "--observations", "800",
-            "--tolerance", "1e-12", "--max-iterations", "2000", "--checkpoint-every", "3", THREADS]
+            "--tolerance", "1e-12", "--max-iterations", "2000", "--checkpoint-every", "3"]
     r = run(case + ["--out", f"{tmp}/ref", "--checkpoint", f"{tmp}/ref/c"])
     check(r.returncode == 0 and "CG converged" in r.stdout, f"pk-3dvar reference: {r.stdout!r} {r.stderr!r}")
     restarts = signal_chain(case + ["--out", f"{tmp}/stop"], f"{tmp}/stop/c", 3)
@@ -150,7 +151,7 @@ def three_dvar(tmp):
 
 def gbees(tmp):
     case = [program("pk-gbees"), "--space", "openmp", "--end-time", "1.2", "--snapshots", "3", "--progress", "0",
-            "--checkpoint-every", "25", "--measurement-file", os.path.join(tmp, "m.txt"), THREADS]
+            "--checkpoint-every", "25", "--measurement-file", os.path.join(tmp, "m.txt")]
     with open(os.path.join(tmp, "m.txt"), "w") as f:
         f.write("0.4 3 -8 1\n0.8 1 -11 2\n")
     r = run(case + ["--out", f"{tmp}/ref", "--checkpoint", f"{tmp}/ref/c"])
@@ -162,7 +163,7 @@ def gbees(tmp):
 
 
 def refusals(tmp):
-    lbm = [program("pk-lbm"), "--space", "openmp", "--channel", "12", "6", "6", "--steps", "20", THREADS]
+    lbm = [program("pk-lbm"), "--space", "openmp", "--channel", "12", "6", "6", "--steps", "20"]
     good = f"{tmp}/good.ckpt"
     r = run(lbm + ["--out", f"{tmp}/o", "--checkpoint", good])
     check(r.returncode == 0, f"pk-lbm: {r.stderr!r}")
@@ -188,7 +189,7 @@ def refusals(tmp):
         ("missing", f"{tmp}/missing.ckpt", lbm, "cannot be opened"),
         ("other command line", good, [a if a != "12" else "14" for a in lbm], "the checkpoint's run has --lattice"),
         ("other tau", good, lbm + ["--tau", "0.9"], "the checkpoint's run has --tau 0.8, this command line --tau 0.9"),
-        ("other program", good, [program("pk-3dvar"), "--space", "openmp", "--grid", "24,24,4", "--chunks", "2", THREADS],
+        ("other program", good, [program("pk-3dvar"), "--space", "openmp", "--grid", "24,24,4", "--chunks", "2"],
          "a checkpoint of pk-lbm, not of pk-3dvar"),
     ]
     import re
@@ -216,12 +217,12 @@ def mpi(tmp, which):
     launch = MPIEXEC + ["2"]
     if which == "lbm":
         case = [program("pk-lbm"), "--space", "openmp", "--channel", "16", "4", "4", "--checkpoint-every", "20",
-                "--vti-every", "60", THREADS]
+                "--vti-every", "60"]
         ends, end_option, outputs = ("50", "110", "180"), "--steps", ["lbm-openmp-00000180-0.vti",
                                                                       "lbm-openmp-00000180-1.vti"]
     else:
         case = [program("pk-3dvar"), "--space", "openmp", "--grid", "32,24,4", "--chunks", "2", "--observations", "300",
-                "--tolerance", "1e-10", "--checkpoint-every", "4", THREADS]
+                "--tolerance", "1e-10", "--checkpoint-every", "4"]
         ends, end_option, outputs = ("6", "15", "2000"), "--max-iterations", []
     r = run(launch + case + [end_option, ends[-1], "--out", f"{tmp}/ref", "--checkpoint", f"{tmp}/ref/c"])
     check(r.returncode == 0, f"{which} on 2 ranks: {r.stdout[-300:]!r} {r.stderr[-500:]!r}")
