@@ -165,10 +165,9 @@ class SparseGrid {
                       Kokkos::View<const double*, Kokkos::HostSpace, Unmanaged>(probabilities.data(), keys.size()));
     Kokkos::deep_copy(space_, Kokkos::subview(direction_, first),
                       Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Unmanaged>(directions.data(), keys.size()));
-    map_ = new_map(rebuilt.map_capacity * 6 / 7);  // as rehash_from_slots asks for it
+    fill_map(rebuilt.map_capacity * 6 / 7, cells);  // as rehash_from_slots asks for it
     require(map_.capacity() == rebuilt.map_capacity, "sparse grid: this Kokkos makes no map of ", rebuilt.map_capacity,
             " entries, which the checkpoint's run had");
-    rehash_from_slots(cells);
     rehashes_ = rehashes;
   }
 
@@ -315,9 +314,16 @@ class SparseGrid {
     const bool shrink = map_.capacity() > 4 * static_cast<std::size_t>(cells) + 4096;
     // UnorderedMap makes room for 7/6 of the entries it is asked for: asking for 6/7 of the
     // capacity keeps it, so repeated compactions do not grow the map.
-    map_ = new_map(shrink ? static_cast<std::size_t>(1.3 * cells + 1024) : map_.capacity() * 6 / 7);
+    fill_map(shrink ? static_cast<std::size_t>(1.3 * cells + 1024) : map_.capacity() * 6 / 7, cells);
     rehashes_ += shrink;
-    allocate_cells(map_.capacity());  // every slot the map can fill has its cell arrays
+  }
+
+ private:
+  // A new map of a size `hint` asks for, holding key(s) -> s for s < cells, with cell arrays
+  // for every slot it can fill: the state a checkpoint can rebuild (Rebuilt).
+  void fill_map(std::size_t hint, std::int32_t cells) {
+    map_ = new_map(hint);
+    allocate_cells(map_.capacity());
     insert_slots(cells);
     set_count(cells);
     rebuilt_ = true;
@@ -325,7 +331,6 @@ class SparseGrid {
     rebuilt_capacity_ = capacity();
   }
 
- private:
   // An empty map on the grid's instance: rather than Kokkos::UnorderedMap's rehash and clear,
   // which run on the default instance, the grid makes a new map and inserts its slots.
   Map new_map(std::size_t capacity) const {
