@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -62,6 +64,47 @@ TEST(Checkpoint, EveryFlippedBitOfAHeaderIsRefused) {
       bad[i] = static_cast<char>(bad[i] ^ (1 << bit));
       EXPECT_THROW(pk::parse_checkpoint_header(bad.data(), bad.size()), pk::Error) << "byte " << i << " bit " << bit;
     }
+}
+
+// A header is read only in the form format_checkpoint_header writes (the fuzz target checks
+// that every header read is written back byte for byte): lines in their order, numbers
+// without sign or leading zeros.
+TEST(Checkpoint, HeadersNotAsWrittenAreRefused) {
+  const std::string text = pk::format_checkpoint_header(example());
+  const auto with_checksum = [](std::string header) {
+    header.erase(header.find("header-crc32 "));
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08x", pk::crc32(header.data(), header.size()));
+    return header + "header-crc32 " + hex + "\n";
+  };
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string header = text;
+    header.replace(header.find(from), from.size(), to);
+    return with_checksum(header);
+  };
+  const std::string same = with_checksum(text);
+  ASSERT_EQ(same, text);
+  const std::string value_line = "value count -7\n";
+  const std::string unordered = replaced("option tau 0.8\n", value_line + "option tau 0.8\n");
+  for (const std::string& bad : {replaced("ranks 4", "ranks 04"), replaced("step 1", "step 01"),
+                                 replaced("lattice 1048576", "lattice 01048576"), unordered}) {
+    EXPECT_THROW(pk::parse_checkpoint_header(bad.data(), bad.size()), pk::Error) << bad;
+  }
+  const std::string padded = replaced("-7", "-07");
+  EXPECT_THROW(pk::parse_checkpoint_header(padded.data(), padded.size()).integer_value("count"), pk::Error);
+}
+
+// A checkpoint refused on reading leaves no file open (a program may try several).
+TEST(Checkpoint, RefusedFilesAreClosed) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "pk-tst-checkpoint-refused";
+  std::ofstream(path, std::ios::binary) << pk::format_checkpoint_header(example()) << "short payload";
+  const auto open_files = [] {
+    return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator{});
+  };
+  const auto before = open_files();
+  for (int i = 0; i < 10; ++i) EXPECT_THROW(pk::CheckpointReader{path.string()}, pk::Error);
+  EXPECT_EQ(open_files(), before);
+  std::filesystem::remove(path);
 }
 
 TEST(Checkpoint, OtherRunsAreRefusedNamingWhatDiffers) {

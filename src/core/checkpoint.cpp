@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <utility>
 
 namespace pk {
 
@@ -58,13 +59,21 @@ bool valid_value(const std::string& value) {
   return true;
 }
 
+// Decimal digits from `from` to the end of `text`, as std::to_string writes them: no sign,
+// no leading zero. A header is read only in the form it is written, so that what a restart
+// checks is what the run wrote.
+bool canonical_digits(const std::string& text, std::size_t from) {
+  if (from >= text.size() || (text[from] == '0' && text.size() - from > 1)) return false;
+  for (std::size_t j = from; j < text.size(); ++j)
+    if (text[j] < '0' || text[j] > '9') return false;
+  return true;
+}
+
 // A whole decimal number in [lo, hi], all of `text`.
 bool parse_integer(const std::string& text, std::int64_t lo, std::int64_t hi, std::int64_t& out) {
   if (text.empty() || text.size() > 20) return false;
-  std::size_t i = text[0] == '-' ? 1 : 0;
-  if (i == text.size()) return false;
-  for (std::size_t j = i; j < text.size(); ++j)
-    if (text[j] < '0' || text[j] > '9') return false;
+  const std::size_t digits = text[0] == '-' ? 1 : 0;
+  if (!canonical_digits(text, digits) || text == "-0") return false;
   errno = 0;
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
@@ -73,9 +82,7 @@ bool parse_integer(const std::string& text, std::int64_t lo, std::int64_t hi, st
   return true;
 }
 bool parse_unsigned(const std::string& text, std::uint64_t& out) {
-  if (text.empty() || text.size() > 20) return false;
-  for (const char c : text)
-    if (c < '0' || c > '9') return false;
+  if (text.size() > 20 || !canonical_digits(text, 0)) return false;
   errno = 0;
   char* end = nullptr;
   const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
@@ -231,12 +238,19 @@ CheckpointHeader parse_checkpoint_header(const char* data, std::size_t size) {
   if (!parse_integer(expect("step"), 0, std::numeric_limits<std::int64_t>::max(), number_value))
     throw bad("step must be a whole number >= 0");
   h.step = number_value;
+  // Options, then values, then sections, as format_checkpoint_header writes them.
+  const char* const kinds[] = {"option", "value", "section"};
+  int kind = 0;
   for (;;) {
     split(next_line(), key, rest);
     if (key == "payload-crc32") {
       if (!parse_hex32(rest, h.payload_crc32)) throw bad("payload-crc32 must be 8 hexadecimal digits");
       break;
     }
+    const int this_kind = static_cast<int>(std::find(kinds, kinds + 3, key) - kinds);
+    if (this_kind == 3) throw bad("unknown key '" + key + "'");
+    if (this_kind < kind) throw bad("'" + key + "' after '" + kinds[kind] + "' lines (out of order)");
+    kind = this_kind;
     std::string name, value;
     split(rest, name, value);
     if (!valid_name(name)) throw bad("bad name '" + name + "'");
@@ -250,8 +264,6 @@ CheckpointHeader parse_checkpoint_header(const char* data, std::size_t size) {
       if (h.sections.size() >= max_sections) throw bad("too many sections");
       if (bytes > std::numeric_limits<std::uint64_t>::max() - h.payload_bytes()) throw bad("sections too large");
       h.sections.push_back({name, bytes});
-    } else {
-      throw bad("unknown key '" + key + "'");
     }
   }
   const std::size_t checked = at;
@@ -320,6 +332,14 @@ CheckpointReader::CheckpointReader(const std::string& path) : path_(path), crc_(
   const std::string in = "--restart " + path + ": ";
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   require(fd_ >= 0, in, "cannot be opened: ", std::strerror(errno));
+  // A constructor that throws runs no destructor: the file is closed here then.
+  struct CloseUnlessKept {
+    int& fd;
+    bool keep = false;
+    ~CloseUnlessKept() {
+      if (!keep) ::close(std::exchange(fd, -1));
+    }
+  } opened{fd_};
   struct stat status {};
   require(::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode), in, "not a regular file");
   std::vector<char> start(std::min<std::uint64_t>(static_cast<std::uint64_t>(status.st_size), max_header_bytes));
@@ -340,6 +360,7 @@ CheckpointReader::CheckpointReader(const std::string& path) : path_(path), crc_(
   require(size >= expected, in, "the checkpoint is truncated (", size, " bytes, its header lists ", expected, ")");
   require(size == expected, in, "the checkpoint has ", size - expected, " bytes after its payload (corrupt)");
   require(::lseek(fd_, static_cast<::off_t>(header_.header_bytes), SEEK_SET) >= 0, in, "cannot be read");
+  opened.keep = true;
 }
 
 CheckpointReader::~CheckpointReader() {
