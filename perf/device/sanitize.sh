@@ -3,9 +3,10 @@
 # default build/device): compute-sanitizer's memcheck, racecheck, initcheck and synccheck over
 # the GPU test suite (pk-tests, pk-tests-besselk: the unit tests, then the validation suites
 # apart, as they are long), and over the MPI suite on 2 ranks, one GPU each, when the build has
-# MPI and the machine 2 GPUs. With 4 GPUs or more each tool has a GPU of its own and the tools
-# run at once; otherwise in turn. Every run has a time limit (PK_SANITIZE_SECONDS, default
-# 420 s, applied to each tool's runs together); OUT (default perf/results/sanitizers/logs)
+# MPI and the machine 2 GPUs. With 4 GPUs each tool has a GPU of its own (the MPI suite: a pair
+# of GPUs, two tools at a time); otherwise the tools run in turn. PK_SANITIZE_PARTS picks
+# "suite", "mpi" or both (the default). Every run has a time limit (PK_SANITIZE_SECONDS,
+# default 420 s, for each tool's runs together); OUT (default perf/results/sanitizers/logs)
 # gets a log per run, and each run's verdict is printed as one line:
 #   sanitize: TOOL BINARY 'FILTER': clean|errors reported|tests failed|out of time (exit RC) after N s
 # Exits 1 if any run reports an error, fails a test or runs out of time.
@@ -55,34 +56,48 @@ filters() {  # tool
 suite() {  # tool gpu
   local tool=$1 deadline=$((SECONDS + limit)) status=0 filter
   export CUDA_VISIBLE_DEVICES=$2
-  for filter in $(filters "$tool"); do
-    run $deadline "$tool" -- pk-tests "$filter" || status=1
+  for filter in $(filters "$tool"); do  # the unit tests of both first, then the validation suites
+    for binary in pk-tests pk-tests-besselk; do
+      run $deadline "$tool" -- $binary "$filter" || status=1
+    done
   done
-  run $deadline "$tool" -- pk-tests-besselk "$(filters "$tool" | cut -d' ' -f1)" || status=1
   return $status
 }
 
+# The MPI suite on 2 ranks, one GPU each of the pair (pk-tests-mpi picks its GPU by node-local
+# rank among the visible ones).
+mpi_suite() {  # tool gpu-pair
+  export CUDA_VISIBLE_DEVICES=$2
+  run $((SECONDS + limit)) "$1" mpirun --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_PROC_BIND \
+    -x OMP_NUM_THREADS -x CUDA_VISIBLE_DEVICES -np 2 -- pk-tests-mpi "*"
+}
+
 tools=(memcheck racecheck initcheck synccheck)
+parts=${PK_SANITIZE_PARTS:-suite mpi}
 status=0
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-if [ "$gpus" -ge ${#tools[@]} ]; then
-  pids=()
-  for i in "${!tools[@]}"; do
-    suite "${tools[$i]}" "$i" &
-    pids+=($!)
-  done
-  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-else
-  for tool in "${tools[@]}"; do suite "$tool" 0 || status=1; done
+if [[ " $parts " == *" suite "* ]]; then
+  if [ "$gpus" -ge 4 ]; then
+    pids=()
+    for i in 0 1 2 3; do
+      suite "${tools[$i]}" "$i" &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+  else
+    for tool in "${tools[@]}"; do suite "$tool" 0 || status=1; done
+  fi
 fi
-
-# The MPI suite on 2 ranks, one GPU each (pk-tests-mpi picks its GPU by node-local rank).
-if [ -x "$bin/pk-tests-mpi" ] && [ "$gpus" -ge 2 ]; then
-  unset CUDA_VISIBLE_DEVICES
-  mpirun=(mpirun --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_PROC_BIND -x OMP_NUM_THREADS
-          -x PK_BESSELK_REFERENCE -np 2)
-  for tool in "${tools[@]}"; do
-    run $((SECONDS + limit / 2)) "$tool" "${mpirun[@]}" -- pk-tests-mpi "*" || status=1
-  done
+if [[ " $parts " == *" mpi "* ]] && [ -x "$bin/pk-tests-mpi" ] && [ "$gpus" -ge 2 ]; then
+  if [ "$gpus" -ge 4 ]; then
+    for pair in "0 1" "2 3"; do
+      mpi_suite "${tools[${pair% *}]}" 0,1 &
+      first=$!
+      mpi_suite "${tools[${pair#* }]}" 2,3 || status=1
+      wait $first || status=1
+    done
+  else
+    for tool in "${tools[@]}"; do mpi_suite "$tool" 0,1 || status=1; done
+  fi
 fi
 exit $status

@@ -35,7 +35,7 @@ sources=(src/core/column_file.cpp include/pk/core/details/config_file.hpp src/lb
 for target in "${targets[@]}"; do
   corpus=build/fuzz-campaign/corpus/$target
   mkdir -p "$corpus"
-  echo "campaign: $target, $runs executions ($(git rev-parse --short HEAD))"
+  echo "campaign: $target, $runs executions ($(git rev-parse --short HEAD 2>/dev/null || echo "no git"))"
   # Inputs up to 1 kB: the parsers read line by line, and short inputs run faster; a
   # checkpoint's header alone is longer.
   max_len=1024
