@@ -7,10 +7,11 @@
 # OUT gets TARGET.log (libFuzzer's output and final statistics), TARGET.coverage.txt and any
 # crash, leak or timeout input (TARGET-crash-*, ...). Run it niced on a shared machine.
 # PK_FUZZ_JOBS=N splits each target's executions over N processes sharing its corpus
-# (libFuzzer's -jobs; their logs are TARGET.job-K.log). PK_FUZZ_ONLY=1 runs the executions
-# with the fuzz build as it is, without building or measuring coverage: for a machine of many
-# cores that has no clang (the GPU machines), after which `campaign.sh OUT 0` here, with that
-# corpus in build/fuzz-campaign/corpus/, measures its coverage.
+# (libFuzzer's -jobs; their logs are TARGET.job-K.log); campaigns of different targets may
+# share OUT and run at once. PK_FUZZ_ONLY=1 runs the executions with the fuzz build as it is,
+# without building or measuring coverage: for a machine of many cores that has no clang (the
+# GPU machines), after which `campaign.sh OUT 0` here, with that corpus in
+# build/fuzz-campaign/corpus/, measures its coverage.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -44,10 +45,14 @@ for target in "${targets[@]}"; do
   fuzz=(build/fuzz/tests/fuzz/fuzz-"$target" -max_len=$max_len -timeout=10 -rss_limit_mb=2048
         -print_final_stats=1 -artifact_prefix="$out/$target-" "$corpus" tests/fuzz/corpus/"$target")
   if [ "$jobs" -gt 1 ] && [ "$runs" -gt 0 ]; then
-    # libFuzzer writes job K's output to fuzz-K.log in the working directory.
-    (cd "$out" && "$root/${fuzz[0]}" "${fuzz[@]:1:5}" -runs=$(((runs + jobs - 1) / jobs)) -jobs="$jobs" \
-       -workers="$jobs" "$root/$corpus" "$root/tests/fuzz/corpus/$target") >"$out/$target.log" 2>&1 || status=$?
-    for k in $(seq 0 $((jobs - 1))); do mv "$out/fuzz-$k.log" "$out/$target.job-$k.log"; done
+    # libFuzzer writes job K's output to fuzz-K.log in the working directory: one per target,
+    # as campaigns of several targets may run at once.
+    mkdir -p "$out/$target.jobs"
+    (cd "$out/$target.jobs" && "$root/${fuzz[0]}" "${fuzz[@]:1:5}" -runs=$(((runs + jobs - 1) / jobs)) \
+       -jobs="$jobs" -workers="$jobs" "$root/$corpus" "$root/tests/fuzz/corpus/$target") >"$out/$target.log" 2>&1 ||
+      status=$?
+    for k in $(seq 0 $((jobs - 1))); do mv "$out/$target.jobs/fuzz-$k.log" "$out/$target.job-$k.log"; done
+    rmdir "$out/$target.jobs"
     grep -h "^stat::number_of_executed_units" "$out/$target".job-*.log |
       awk '{n += $2} END {print "stat::number_of_executed_units: " n " (all jobs)"}' >>"$out/$target.log"
   else
