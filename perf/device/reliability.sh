@@ -44,8 +44,8 @@ too_big lbm-1100-fp64-ab 120 "$bin/pk-lbm" --space cuda --channel 1100 1100 1100
 too_big 3dvar-2048x2048x512 120 "$bin/pk-3dvar" --space cuda --grid 2048,2048,512 --out "$out/3dvar"
 [ $? -eq 2 ] || status=1
 grown=0
-for h in 0.05 0.045 0.06; do
-  too_big "gbees-lorenz96-h$h" 150 "$bin/pk-gbees" --config apps/gbees/lorenz96.ini --space cuda --h $h \
+for h in 0.045 0.04 0.05; do
+  too_big "gbees-lorenz96-h$h" 120 "$bin/pk-gbees" --config apps/gbees/lorenz96.ini --space cuda --h $h \
     --threshold 1e-14 --progress 5 --out "$out/gbees-h$h"
   rc=$?
   if [ $rc -eq 2 ] && grep -q "step\|t = " "$out/gbees-lorenz96-h$h.log"; then
