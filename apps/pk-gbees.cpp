@@ -220,14 +220,24 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     }
     return !(stop_pending && !checkpoint_pending);
   };
+  // The solver's time, in pieces; a piece that ends in an exception counts as well.
+  bool timing = false;
+  const auto start_timing = [&] {
+    timer.reset();
+    timing = true;
+  };
+  const auto stop_timing = [&] {
+    r.seconds += timer.seconds();
+    timing = false;
+  };
   try {
     if (!restart) take("");
     for (double t : times) {
       if (t <= solver.time()) continue;
-      timer.reset();
+      start_timing();
       const bool done = solver.advance_to(t, observer);
       space.fence();
-      r.seconds += timer.seconds();
+      stop_timing();
       if (!done) {
         r.completed = false;
         break;
@@ -236,16 +246,17 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
           next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
       take(measure ? "-" : "");
       if (measure) {
-        timer.reset();
+        start_timing();
         solver.measure(p.measurements[next_measurement]);
         space.fence();
-        r.seconds += timer.seconds();
+        stop_timing();
         if (mc) mc->measure(p.measurements[next_measurement]);
         take("+");
         ++next_measurement;
       }
     }
   } catch (const std::exception& e) {  // the grid outgrew the memory or --max-cells: keep the snapshots taken
+    if (timing) stop_timing();
     r.out_of_memory = pk::is_allocation_failure(e);
     if (!r.out_of_memory && !dynamic_cast<const pk::Error*>(&e)) throw;
     r.completed = false;
