@@ -8,9 +8,9 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
