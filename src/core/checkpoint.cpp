@@ -1,5 +1,6 @@
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/checkpoint.hpp>
+#include <pk/core/details/descriptor.hpp>
 #include <pk/core/error.hpp>
 
 #include <fcntl.h>
@@ -239,26 +240,27 @@ CheckpointHeader parse_checkpoint_header(const char* data, std::size_t size) {
     throw bad("step must be a whole number >= 0");
   h.step = number_value;
   // Options, then values, then sections, as format_checkpoint_header writes them.
+  enum LineKind { option_line, value_line, section_line, unknown_line };
   const char* const kinds[] = {"option", "value", "section"};
-  int kind = 0;
+  LineKind kind = option_line;
   for (;;) {
     split(next_line(), key, rest);
     if (key == "payload-crc32") {
       if (!parse_hex32(rest, h.payload_crc32)) throw bad("payload-crc32 must be 8 hexadecimal digits");
       break;
     }
-    const int this_kind = static_cast<int>(std::find(kinds, kinds + 3, key) - kinds);
-    if (this_kind == 3) throw bad("unknown key '" + key + "'");
+    const auto this_kind = static_cast<LineKind>(std::find(kinds, kinds + unknown_line, key) - kinds);
+    if (this_kind == unknown_line) throw bad("unknown key '" + key + "'");
     if (this_kind < kind) throw bad("'" + key + "' after '" + kinds[kind] + "' lines (out of order)");
     kind = this_kind;
     std::string name, value;
     split(rest, name, value);
     if (!valid_name(name)) throw bad("bad name '" + name + "'");
-    if (key == "option") {
+    if (kind == option_line) {
       h.options.emplace_back(name, value);
-    } else if (key == "value") {
+    } else if (kind == value_line) {
       h.values.emplace_back(name, value);
-    } else if (key == "section") {
+    } else {
       std::uint64_t bytes = 0;
       if (!parse_unsigned(value, bytes)) throw bad("section size must be a whole number of bytes");
       if (h.sections.size() >= max_sections) throw bad("too many sections");
@@ -330,22 +332,15 @@ void CheckpointWriter::commit() {
 
 CheckpointReader::CheckpointReader(const std::string& path) : path_(path), crc_(crc32_of(0, nullptr, 0)) {
   const std::string in = "--restart " + path + ": ";
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  require(fd_ >= 0, in, "cannot be opened: ", std::strerror(errno));
-  // A constructor that throws runs no destructor: the file is closed here then.
-  struct CloseUnlessKept {
-    int& fd;
-    bool keep = false;
-    ~CloseUnlessKept() {
-      if (!keep) ::close(std::exchange(fd, -1));
-    }
-  } opened{fd_};
+  // Closed here if this constructor throws (no destructor runs then), else handed to fd_.
+  Details::Descriptor opened{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  require(opened.fd >= 0, in, "cannot be opened: ", std::strerror(errno));
   struct stat status {};
-  require(::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode), in, "not a regular file");
+  require(::fstat(opened.fd, &status) == 0 && S_ISREG(status.st_mode), in, "not a regular file");
   std::vector<char> start(std::min<std::uint64_t>(static_cast<std::uint64_t>(status.st_size), max_header_bytes));
   std::size_t got = 0;
   while (got < start.size()) {
-    const ::ssize_t n = ::read(fd_, start.data() + got, start.size() - got);
+    const ::ssize_t n = ::read(opened.fd, start.data() + got, start.size() - got);
     if (n < 0 && errno == EINTR) continue;
     require(n > 0, in, "cannot be read: ", std::strerror(n < 0 ? errno : EIO));
     got += static_cast<std::size_t>(n);
@@ -359,8 +354,8 @@ CheckpointReader::CheckpointReader(const std::string& path) : path_(path), crc_(
   const auto size = static_cast<std::uint64_t>(status.st_size);
   require(size >= expected, in, "the checkpoint is truncated (", size, " bytes, its header lists ", expected, ")");
   require(size == expected, in, "the checkpoint has ", size - expected, " bytes after its payload (corrupt)");
-  require(::lseek(fd_, static_cast<::off_t>(header_.header_bytes), SEEK_SET) >= 0, in, "cannot be read");
-  opened.keep = true;
+  require(::lseek(opened.fd, static_cast<::off_t>(header_.header_bytes), SEEK_SET) >= 0, in, "cannot be read");
+  fd_ = std::exchange(opened.fd, -1);
 }
 
 CheckpointReader::~CheckpointReader() {

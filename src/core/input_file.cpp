@@ -1,3 +1,4 @@
+#include <pk/core/details/descriptor.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/input_file.hpp>
 
@@ -31,21 +32,13 @@ std::string bytes_text(double bytes) {
   return text;
 }
 
-// Closes the descriptor however the read ends.
-struct Descriptor {
-  int fd;
-  ~Descriptor() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 }  // namespace
 
 std::string read_input_file(const std::string& path, std::size_t max_bytes, const std::string& name) {
   const std::string shown = name.empty() ? path : name;
   // O_NONBLOCK: opening a FIFO without a writer returns at once (regular files ignore it);
   // the checks then look at what was opened, not at a name that may since point elsewhere.
-  const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)};
+  const Details::Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)};
   require(file.fd >= 0, shown, ": cannot be opened (", std::strerror(errno), ")");
   struct stat status = {};
   require(::fstat(file.fd, &status) == 0, shown, ": cannot be read (", std::strerror(errno), ")");
