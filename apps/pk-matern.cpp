@@ -3,6 +3,9 @@
 //   generate: synthetic field at n jittered-grid locations -> "x y z" file (--data)
 //   loglik:   log-likelihood of --data (or a synthetic field) at the given parameters
 //   fit:      BOBYQA maximum-likelihood estimate from --start
+// Built with ScaLAPACK and started on several ranks (mpirun -np N pk-matern ...), loglik and
+// fit spread the covariance matrix over the ranks (pk/besselk/distributed.hpp), one space
+// per rank.
 #include <pk/app/cli.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
@@ -15,147 +18,262 @@
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
+#if PK_ENABLE_SCALAPACK
+#include <pk/app/mpi_program.hpp>
+#include <pk/besselk/distributed.hpp>
+#endif
 
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace bk = pk::besselk;
 
+namespace {
+
+struct Setup {
+  std::string mode = "fit", data_path, out = "pk-results";
+  unsigned long seed = 42;
+  bk::MaternParameters params, start;
+  int tile = bk::default_tile_size;
+  double tolerance = 1e-5;
+  bool profile_variance = false, from_file = false;
+  bk::MaternData data;
+  std::vector<std::string> spaces, kokkos_args;
+};
+
+// Nothing when --help was answered; pk::Error for bad input. Everything is checked before
+// Kokkos starts.
+std::optional<Setup> parse(int argc, char** argv) {
+  Setup setup;
+  std::string space_request = "all";
+  long n = 1600;
+  std::vector<double> truth{1.0, 0.1, 0.5}, start{0.5, 0.05, 1.0};
+  CLI::App cli{"Matern Gaussian process: synthetic data, log-likelihood, maximum-likelihood fit."};
+  cli.add_option("mode", setup.mode, "generate | loglik | fit")->check(CLI::IsMember({"generate", "loglik", "fit"}));
+  cli.add_option("--space", space_request, pk::backend_choices() + ", a comma-separated list, or all");
+  cli.add_option("-n,--locations", n, "number of synthetic locations (jittered grid in the unit square)");
+  cli.add_option("--params", truth, "sigma^2,beta,nu: the synthetic field's truth, and loglik's parameters")
+      ->delimiter(',')
+      ->expected(3);
+  cli.add_option("--start", start, "sigma^2,beta,nu where the fit starts")->delimiter(',')->expected(3);
+  cli.add_option("--data", setup.data_path, "'x y z' file: written by generate, read by loglik and fit");
+  cli.add_option("--seed", setup.seed, "random seed of the synthetic locations and field");
+  cli.add_option("--tile", setup.tile, "Cholesky tile size (on several ranks: ScaLAPACK's block size)");
+  cli.add_option("--tolerance", setup.tolerance, "relative parameter tolerance of the fit");
+  cli.add_flag("--profile-variance", setup.profile_variance,
+               "fit (beta, nu) with sigma^2 at its closed-form maximiser (same maximum, fewer evaluations)");
+  cli.add_option("--out", setup.out, "directory for the result JSON");
+  const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
+  if (!kokkos_args) return std::nullopt;
+  setup.kokkos_args = *kokkos_args;
+  setup.params = {truth[0], truth[1], truth[2]};
+  bk::check_parameters(setup.params);
+  setup.start = {start[0], start[1], start[2]};
+  if (setup.mode == "fit") bk::check_parameters(setup.start);
+  pk::require(setup.tile >= 16, "--tile " + std::to_string(setup.tile) + ": must be >= 16");
+  pk::require(setup.tolerance > 0 && setup.tolerance < 1, "--tolerance must be in (0, 1)");
+  setup.from_file = setup.mode != "generate" && !setup.data_path.empty();
+  if (setup.from_file) {
+    setup.data = bk::read_matern_data(setup.data_path);
+  } else {
+    pk::require(n >= 2 && n <= bk::max_locations, "--locations " + std::to_string(n) + ": need 2 to " +
+                                                      std::to_string(bk::max_locations) + " locations");
+    setup.data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), setup.seed);
+  }
+  if (setup.mode == "generate") pk::require(!setup.data_path.empty(), "generate needs --data FILE to write to");
+  setup.spaces = pk::select_spaces(space_request);
+  return setup;
+}
+
+// The record of a loglik or fit run: one file per mode, size and (synthetic) range.
+template <class Space>
+pk::ResultRecord new_record(const Setup& setup, const Space& space, const std::string& command, long count) {
+  std::ostringstream case_name;
+  case_name << setup.mode << "-n" << count;
+  if (!setup.from_file) case_name << "-beta" << setup.params.range;
+  return pk::ResultRecord{"matern",
+                          case_name.str(),
+                          pk::SpaceTraits<Space>::name,
+                          pk::describe_device(space),
+                          command,
+                          {{"n", double(count)}}};
+}
+
+void print_loglik(const std::string& name, long count, double value, const bk::MaternParameters& p,
+                  const bk::LikelihoodTimes& times, pk::ResultRecord& record) {
+  std::cout << std::setprecision(12) << name << ": n = " << count << ", log-likelihood " << value
+            << " at (sigma^2, beta, nu) = (" << p.variance << ", " << p.range << ", " << p.smoothness
+            << "); generate " << times.generate << " s, factor " << times.factor << " s, solve " << times.solve
+            << " s" << std::endl;
+  record.metrics.insert({{"log_likelihood", value},
+                         {"generate_seconds", times.generate},
+                         {"factor_seconds", times.factor},
+                         {"loglik_seconds", times.generate + times.factor + times.solve}});
+}
+
+void print_fit(const std::string& name, long count, const bk::Fit& fit, pk::ResultRecord& record) {
+  std::cout << std::setprecision(6) << name << ": n = " << count << ", estimate (sigma^2, beta, nu) = ("
+            << fit.estimate.variance << ", " << fit.estimate.range << ", " << fit.estimate.smoothness
+            << "), log-likelihood " << std::setprecision(12) << fit.log_likelihood << ", " << fit.evaluations
+            << " evaluations, " << std::setprecision(4) << fit.seconds << " s"
+            << (fit.interrupted ? " (interrupted)"
+                : fit.converged ? ""
+                                : " (evaluation limit reached)")
+            << std::endl;
+  record.interrupted = fit.interrupted;
+  record.metrics.insert({{"variance", fit.estimate.variance},
+                         {"range", fit.estimate.range},
+                         {"smoothness", fit.estimate.smoothness},
+                         {"log_likelihood", fit.log_likelihood},
+                         {"evaluations", double(fit.evaluations)},
+                         {"wall_seconds", fit.seconds}});
+}
+
+// One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
+std::string fewer_locations(double bytes) {
+  return "about " + std::to_string(static_cast<long>(std::sqrt(bytes / 8))) +
+         " locations fit (lower --locations, or give fewer rows in --data)";
+}
+
+template <class Space>
+void run(const Space& space, const Setup& setup, const std::string& command, bool first) {
+  const std::string name = pk::SpaceTraits<Space>::name;
+  const long count = static_cast<long>(setup.data.locations.size());
+  if (pk::interrupted()) return;
+  pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations",
+                     fewer_locations);
+  const auto s = bk::to_space(space, setup.data.locations);
+  bk::Vector<Space> z;
+  if (setup.from_file) {
+    z = bk::Vector<Space>(Kokkos::view_alloc(space, "pk::matern::observations"), count);
+    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hz(setup.data.z.data(),
+                                                                              setup.data.z.size());
+    Kokkos::deep_copy(space, z, hz);
+    space.fence();
+  } else {
+    z = bk::synthetic_observations(space, s, setup.params, setup.seed + 1, setup.tile);
+  }
+  if (setup.mode == "generate") {
+    if (!first) return;  // one file, from the first space
+    const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, z);
+    const bk::MaternParameters& p = setup.params;
+    pk::write_file(setup.data_path, [&](std::ostream& file) {
+      file << "# x y z: Matern field sigma^2=" << p.variance << " beta=" << p.range << " nu=" << p.smoothness
+           << " seed=" << setup.seed << '\n'
+           << std::setprecision(17);
+      for (long i = 0; i < count; ++i)
+        file << setup.data.locations.x[i] << ' ' << setup.data.locations.y[i] << ' ' << hz(i) << '\n';
+    });
+    std::cout << name << ": wrote " << count << " observations to " << setup.data_path << std::endl;
+    return;
+  }
+  pk::ResultRecord record = new_record(setup, space, command, count);
+  if (setup.mode == "loglik") {
+    bk::Matrix<Space> work(Kokkos::view_alloc(space, "pk::matern::work"), count, count);
+    bk::LikelihoodTimes times;
+    const double value = bk::log_likelihood(space, s, z, setup.params, work, &times, setup.tile);
+    print_loglik(name, count, value, setup.params, times, record);
+  } else {
+    bk::OptimizerSettings settings;
+    settings.relative_tolerance = setup.tolerance;
+    print_fit(name, count, bk::fit_matern(space, s, z, setup.start, settings, setup.profile_variance), record);
+  }
+  std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
+}
+
+#if PK_ENABLE_SCALAPACK
+// loglik or fit on the ranks, the covariance block-cyclic over them. Returns whether SIGINT
+// or SIGTERM (on any rank) stopped the fit.
+template <class Space>
+bool run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
+                     const std::string& command) {
+  pk::mpi::collectively(
+      world, [&] { pk::require(setup.mode != "generate", "generate runs on one rank (start it without mpirun)"); });
+  const std::string name = pk::SpaceTraits<Space>::name;
+  const long count = static_cast<long>(setup.data.locations.size());
+  std::optional<bk::BlockCyclic> layout;
+  pk::mpi::collectively(world, [&] { layout.emplace(world, count, setup.tile); });
+  pk::mpi::collectively(world, [&] {
+    const std::string what = std::to_string(count) + " locations on " + std::to_string(world.size()) + " ranks";
+    const auto fewer = [&](double bytes) {
+      return "about " + std::to_string(static_cast<long>(std::sqrt(bytes * world.size() / 8))) +
+             " locations fit on " + std::to_string(world.size()) + " ranks (lower --locations, or add ranks)";
+    };
+    pk::require_memory(space, bk::LocalTiles<Space>::device_bytes(*layout) + 64.0 * count, what, fewer);
+    pk::require_memory(Kokkos::DefaultHostExecutionSpace{}, bk::LocalTiles<Space>::host_bytes(*layout) + 32.0 * count,
+                       what, fewer);
+  });
+  std::optional<bk::LocalTiles<Space>> work;
+  pk::mpi::collectively(world, [&] { work.emplace(space, *layout); });
+  const auto s = bk::to_space(space, setup.data.locations);
+  const std::vector<double> z =
+      setup.from_file ? setup.data.z
+                      : bk::distributed_synthetic_observations(space, *layout, s, setup.params, setup.seed + 1, *work);
+  pk::ResultRecord record = new_record(setup, space, command, count);
+  record.metrics["ranks"] = world.size();
+  record.metrics["block"] = setup.tile;
+  const std::string label = name + " on " + std::to_string(world.size()) + " ranks (" +
+                            std::to_string(layout->grid_rows()) + " x " + std::to_string(layout->grid_cols()) +
+                            " ScaLAPACK grid)";
+  bool interrupted = false;
+  if (setup.mode == "loglik") {
+    bk::LikelihoodTimes times;
+    const auto parts = bk::distributed_log_likelihood_parts(space, *layout, s, z, setup.params, *work, &times);
+    if (!parts)
+      throw pk::mpi::AgreedError("covariance matrix is not positive definite (duplicate or near-duplicate locations, "
+                                 "or parameters that make the matrix numerically singular)");
+    times = {world.max(times.generate), world.max(times.factor), world.max(times.solve)};
+    if (world.rank() == 0) print_loglik(label, count, parts->value(), setup.params, times, record);
+  } else {
+    work.reset();  // the fit allocates its own
+    bk::OptimizerSettings settings;
+    settings.relative_tolerance = setup.tolerance;
+    const bk::Fit fit =
+        bk::fit_matern_distributed(space, *layout, s, z, setup.start, settings, world, setup.profile_variance);
+    interrupted = fit.interrupted;
+    if (world.rank() == 0) print_fit(label, count, fit, record);
+  }
+  if (world.rank() == 0) std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
+  return interrupted;
+}
+
+int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
+  bool stopped = false;
+  pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
+    if (stopped) return;
+    stopped = pk::refuse_if_out_of_memory(space, std::to_string(setup.data.locations.size()) + " locations",
+                                          fewer_locations,
+                                          [&] { return run_distributed(world, space, setup, command); });
+  });
+  // Every rank exits as the signalled ones do (143 for SIGTERM), or 0.
+  return stopped ? static_cast<int>(world.max(pk::interrupted() ? pk::interrupted_status() : 0)) : 0;
+}
+#endif
+
+}  // namespace
+
 int main(int argc, char** argv) {
+#if PK_ENABLE_SCALAPACK
+  pk::mpi::Environment mpi(argc, argv);
+  if (mpi.ranks() > 1) return pk::mpi::run_program("pk-matern", argc, argv, parse, run_ranks);
+#endif
   return pk::run_app("pk-matern", [&] {
-    std::string mode = "fit", space_request = "all", data_path, out = "pk-results";
-    long n = 1600;
-    unsigned long seed = 42;
-    std::vector<double> truth{1.0, 0.1, 0.5}, start{0.5, 0.05, 1.0};
-    int tile = bk::default_tile_size;
-    double tolerance = 1e-5;
-    bool profile_variance = false;
-    CLI::App cli{"Matern Gaussian process: synthetic data, log-likelihood, maximum-likelihood fit."};
-    cli.add_option("mode", mode, "generate | loglik | fit")->check(CLI::IsMember({"generate", "loglik", "fit"}));
-    cli.add_option("--space", space_request, pk::backend_choices() + ", a comma-separated list, or all");
-    cli.add_option("-n,--locations", n, "number of synthetic locations (jittered grid in the unit square)");
-    cli.add_option("--params", truth, "sigma^2,beta,nu: the synthetic field's truth, and loglik's parameters")
-        ->delimiter(',')
-        ->expected(3);
-    cli.add_option("--start", start, "sigma^2,beta,nu where the fit starts")->delimiter(',')->expected(3);
-    cli.add_option("--data", data_path, "'x y z' file: written by generate, read by loglik and fit");
-    cli.add_option("--seed", seed, "random seed of the synthetic locations and field");
-    cli.add_option("--tile", tile, "Cholesky tile size");
-    cli.add_option("--tolerance", tolerance, "relative parameter tolerance of the fit");
-    cli.add_flag("--profile-variance", profile_variance,
-                 "fit (beta, nu) with sigma^2 at its closed-form maximiser (same maximum, fewer evaluations)");
-    cli.add_option("--out", out, "directory for the result JSON");
-    const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
-    if (!kokkos_args) return 0;
-
-    // Everything is checked before Kokkos starts.
-    const bk::MaternParameters params{truth[0], truth[1], truth[2]};
-    bk::check_parameters(params);
-    const bk::MaternParameters start_params{start[0], start[1], start[2]};
-    if (mode == "fit") bk::check_parameters(start_params);
-    pk::require(tile >= 16, "--tile " + std::to_string(tile) + ": must be >= 16");
-    pk::require(tolerance > 0 && tolerance < 1, "--tolerance must be in (0, 1)");
-    const bool from_file = mode != "generate" && !data_path.empty();
-    bk::MaternData data;
-    if (from_file) {
-      data = bk::read_matern_data(data_path);
-    } else {
-      pk::require(n >= 2 && n <= bk::max_locations, "--locations " + std::to_string(n) + ": need 2 to " +
-                                                        std::to_string(bk::max_locations) + " locations");
-      data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), seed);
-    }
-    if (mode == "generate") pk::require(!data_path.empty(), "generate needs --data FILE to write to");
-    const auto spaces = pk::select_spaces(space_request);
-
-    pk::Session session(*kokkos_args);
+    const std::optional<Setup> setup = parse(argc, argv);
+    if (!setup) return 0;
+    pk::Session session(setup->kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
     bool first = true;
-    // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
-    const pk::MemoryAdvice fewer_locations = [](double bytes) {
-      return "about " + std::to_string(static_cast<long>(std::sqrt(bytes / 8))) +
-             " locations fit (lower --locations, or give fewer rows in --data)";
-    };
-    const auto run_on = [&](const auto& space) {
-      using Space = std::decay_t<decltype(space)>;
-      const std::string name = pk::SpaceTraits<Space>::name;
-      const long count = static_cast<long>(data.locations.size());
-      if (pk::interrupted()) return;
-      pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations",
-                         fewer_locations);
-      const auto s = bk::to_space(space, data.locations);
-      bk::Vector<Space> z;
-      if (from_file) {
-        z = bk::Vector<Space>(Kokkos::view_alloc(space, "pk::matern::observations"), count);
-        Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hz(data.z.data(), data.z.size());
-        Kokkos::deep_copy(space, z, hz);
-        space.fence();
-      } else {
-        z = bk::synthetic_observations(space, s, params, seed + 1, tile);
-      }
-      std::ostringstream case_name;  // one file per mode, size and (synthetic) range
-      case_name << mode << "-n" << count;
-      if (!from_file) case_name << "-beta" << params.range;
-      pk::ResultRecord record{"matern", case_name.str(),       name, pk::describe_device(space),
-                              command,  {{"n", double(count)}}};
-      if (mode == "generate") {
-        if (first) {  // one file, from the first space
-          const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, z);
-          pk::write_file(data_path, [&](std::ostream& file) {
-            file << "# x y z: Matern field sigma^2=" << params.variance << " beta=" << params.range
-                 << " nu=" << params.smoothness << " seed=" << seed << '\n'
-                 << std::setprecision(17);
-            for (long i = 0; i < count; ++i)
-              file << data.locations.x[i] << ' ' << data.locations.y[i] << ' ' << hz(i) << '\n';
-          });
-          std::cout << name << ": wrote " << count << " observations to " << data_path << std::endl;
-        }
-      } else if (mode == "loglik") {
-        bk::Matrix<Space> work(Kokkos::view_alloc(space, "pk::matern::work"), count, count);
-        bk::LikelihoodTimes times;
-        const double value = bk::log_likelihood(space, s, z, params, work, &times, tile);
-        std::cout << std::setprecision(12) << name << ": n = " << count << ", log-likelihood " << value
-                  << " at (sigma^2, beta, nu) = (" << params.variance << ", " << params.range << ", "
-                  << params.smoothness << "); generate " << times.generate << " s, factor " << times.factor
-                  << " s, solve " << times.solve << " s" << std::endl;
-        record.metrics.insert({{"log_likelihood", value},
-                               {"generate_seconds", times.generate},
-                               {"factor_seconds", times.factor},
-                               {"loglik_seconds", times.generate + times.factor + times.solve}});
-      } else {
-        bk::OptimizerSettings settings;
-        settings.relative_tolerance = tolerance;
-        const bk::Fit fit = bk::fit_matern(space, s, z, start_params, settings, profile_variance);
-        std::cout << std::setprecision(6) << name << ": n = " << count << ", estimate (sigma^2, beta, nu) = ("
-                  << fit.estimate.variance << ", " << fit.estimate.range << ", " << fit.estimate.smoothness
-                  << "), log-likelihood " << std::setprecision(12) << fit.log_likelihood << ", " << fit.evaluations
-                  << " evaluations, " << std::setprecision(4) << fit.seconds << " s"
-                  << (fit.interrupted ? " (interrupted)"
-                      : fit.converged ? ""
-                                      : " (evaluation limit reached)")
-                  << std::endl;
-        record.interrupted = fit.interrupted;
-        record.metrics.insert({{"variance", fit.estimate.variance},
-                               {"range", fit.estimate.range},
-                               {"smoothness", fit.estimate.smoothness},
-                               {"log_likelihood", fit.log_likelihood},
-                               {"evaluations", double(fit.evaluations)},
-                               {"wall_seconds", fit.seconds}});
-      }
-      if (mode != "generate") {
-        const std::string path = pk::write_result(record, out);
-        std::cerr << "wrote " << path << '\n';
-      }
+    pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
+      pk::refuse_if_out_of_memory(space, std::to_string(setup->data.locations.size()) + " locations",
+                                  fewer_locations, [&] { run(space, *setup, command, first); });
       first = false;
-    };
-    pk::for_each_selected_space(spaces, [&](const auto& space) {
-      pk::refuse_if_out_of_memory(space, std::to_string(data.locations.size()) + " locations", fewer_locations,
-                                  [&] { run_on(space); });
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;
   });

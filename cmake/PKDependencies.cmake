@@ -68,6 +68,19 @@ if(PK_ENABLE_HDF5)
                         "libhdf5-openmpi-dev, or point HDF5_ROOT at a parallel HDF5")
   endif()
 endif()
+if(PK_ENABLE_SCALAPACK)
+  # ScaLAPACK (with its BLACS) of the MPI in use: Debian's libscalapack-openmpi-dev, Spack's
+  # netlib-scalapack. Debian's CMake package names a library path that does not exist, so
+  # the library is looked up by name; PK_SCALAPACK_LIBRARY may name another (with its BLACS).
+  if(NOT PK_ENABLE_MPI)
+    message(FATAL_ERROR "PortableKernels: PK_ENABLE_SCALAPACK needs PK_ENABLE_MPI")
+  endif()
+  find_library(PK_SCALAPACK_LIBRARY NAMES scalapack-openmpi scalapack)
+  if(NOT PK_SCALAPACK_LIBRARY)
+    message(FATAL_ERROR "PortableKernels: PK_ENABLE_SCALAPACK: no ScaLAPACK library found: install "
+                        "libscalapack-openmpi-dev, or set PK_SCALAPACK_LIBRARY")
+  endif()
+endif()
 find_package(CLI11 REQUIRED)
 find_package(ZLIB REQUIRED)  # Debian: zlib1g-dev; CRC-32 of checkpoints
 if(PK_ENABLE_TESTS)

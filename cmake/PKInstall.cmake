@@ -12,6 +12,9 @@ endif()
 if(PK_ENABLE_HDF5)
   list(APPEND pk_components hdf5)
 endif()
+if(PK_ENABLE_SCALAPACK)
+  list(APPEND pk_components besselk_distributed)
+endif()
 foreach(component IN LISTS pk_components)
   install(TARGETS pk_${component} EXPORT PortableKernels-${component}
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

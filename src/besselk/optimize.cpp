@@ -12,13 +12,15 @@ namespace pk::besselk {
 namespace {
 struct Objective {
   const std::function<double(const Parameters&)>* f;
+  const std::function<bool()>* stop;
   nlopt_opt opt;
   int evaluations = 0;
 };
 
 double call(unsigned n, const double* x, double*, void* data) {
   auto* objective = static_cast<Objective*>(data);
-  if (interrupted()) nlopt_force_stop(objective->opt);  // SIGINT/SIGTERM: stop after this evaluation
+  // Stop after this evaluation.
+  if (*objective->stop ? (*objective->stop)() : interrupted()) nlopt_force_stop(objective->opt);
   ++objective->evaluations;
   const double value = (*objective->f)(Parameters(x, x + n));
   // BOBYQA needs finite values: a failed evaluation is a very low likelihood.
@@ -39,7 +41,7 @@ Maximum maximize_bobyqa(const std::function<double(const Parameters&)>& f, const
                 " must lie in its bounds [" + std::to_string(lower[i]) + ", " + std::to_string(upper[i]) + "]");
   nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, dims);
   require(opt != nullptr, "NLopt: cannot create a BOBYQA optimiser");
-  Objective objective{&f, opt};
+  Objective objective{&f, &settings.stop, opt};
   nlopt_set_lower_bounds(opt, lower.data());
   nlopt_set_upper_bounds(opt, upper.data());
   nlopt_set_max_objective(opt, call, &objective);

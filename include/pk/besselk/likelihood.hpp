@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 
 namespace pk::besselk {
@@ -115,6 +116,36 @@ struct Fit {
   bool interrupted = false;  // by SIGINT/SIGTERM: the estimate is the best so far
 };
 
+namespace Details {
+// BOBYQA over (sigma^2, beta, nu), or over (beta, nu) with sigma^2 profiled out, of the
+// likelihood whose parts parts_at(p) gives (nothing where C is not positive definite: -inf).
+template <class PartsAt>
+Fit maximise_likelihood(const PartsAt& parts_at, const MaternParameters& start, const OptimizerSettings& settings,
+                        bool profile_variance) {
+  Kokkos::Timer timer;
+  const auto objective = [&](const Parameters& theta) {
+    const std::optional<LikelihoodParts> parts = profile_variance
+                                                     ? parts_at(MaternParameters{1.0, theta[0], theta[1]})
+                                                     : parts_at(MaternParameters{theta[0], theta[1], theta[2]});
+    if (!parts) return -std::numeric_limits<double>::infinity();
+    return profile_variance ? parts->profiled_value() : parts->value();
+  };
+  if (!profile_variance) {
+    const Maximum m = maximize_bobyqa(objective, {start.variance, start.range, start.smoothness}, settings);
+    return Fit{{m.at[0], m.at[1], m.at[2]}, m.value, m.evaluations, m.converged, timer.seconds(), m.interrupted};
+  }
+  const Maximum m = maximize_bobyqa(objective, {start.range, start.smoothness}, settings);
+  const std::optional<LikelihoodParts> parts = parts_at(MaternParameters{1.0, m.at[0], m.at[1]});
+  require(parts.has_value(), "MLE: the covariance at the maximum is not positive definite");
+  return Fit{{parts->profiled_variance(), m.at[0], m.at[1]},
+             m.value,
+             m.evaluations + 1,
+             m.converged,
+             timer.seconds(),
+             m.interrupted};
+}
+}  // namespace Details
+
 // Maximum-likelihood estimate of (sigma^2, beta, nu) from `start` within the bounds, all
 // three by BOBYQA as ExaGeoStat does; or, with profile_variance, BOBYQA over (beta, nu)
 // with sigma^2 at its closed-form maximiser z^T R^-1 z / n (the same maximum, about half
@@ -124,28 +155,15 @@ Fit fit_matern(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace
                const MaternParameters& start, const OptimizerSettings& settings = {}, bool profile_variance = false) {
   const long n = static_cast<long>(z.extent(0));
   Matrix<ExecutionSpace> work(Kokkos::view_alloc(space, "pk::matern::fit_work"), n, n);
-  Kokkos::Timer timer;
-  const auto objective = [&](const Parameters& theta) {
-    try {
-      if (profile_variance)
-        return log_likelihood_parts(space, s, z, MaternParameters{1.0, theta[0], theta[1]}, work).profiled_value();
-      return log_likelihood(space, s, z, MaternParameters{theta[0], theta[1], theta[2]}, work);
-    } catch (const Error&) {
-      return -std::numeric_limits<double>::infinity();
-    }
-  };
-  if (!profile_variance) {
-    const Maximum m = maximize_bobyqa(objective, {start.variance, start.range, start.smoothness}, settings);
-    return Fit{{m.at[0], m.at[1], m.at[2]}, m.value, m.evaluations, m.converged, timer.seconds(), m.interrupted};
-  }
-  const Maximum m = maximize_bobyqa(objective, {start.range, start.smoothness}, settings);
-  const auto parts = log_likelihood_parts(space, s, z, MaternParameters{1.0, m.at[0], m.at[1]}, work);
-  return Fit{{parts.profiled_variance(), m.at[0], m.at[1]},
-             m.value,
-             m.evaluations + 1,
-             m.converged,
-             timer.seconds(),
-             m.interrupted};
+  return Details::maximise_likelihood(
+      [&](const MaternParameters& p) -> std::optional<LikelihoodParts> {
+        try {
+          return log_likelihood_parts(space, s, z, p, work);
+        } catch (const Error&) {
+          return std::nullopt;
+        }
+      },
+      start, settings, profile_variance);
 }
 
 }  // namespace pk::besselk

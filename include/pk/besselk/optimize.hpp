@@ -14,6 +14,9 @@ struct OptimizerSettings {
   std::array<double, 3> lower{0.01, 0.01, 0.05}, upper{5.0, 2.0, 5.0};
   double relative_tolerance = 1e-7;  // on the parameters
   int max_evaluations = 2000;
+  // Whether to stop (after the evaluation under way) with the best so far; empty: when
+  // SIGINT or SIGTERM came (pk::interrupted).
+  std::function<bool()> stop;
 };
 
 struct Maximum {
