@@ -78,6 +78,11 @@ has "$spec" cuda "cuda@13.0.88"
 
 refused "$scope" 'multiple values are not allowed for variant .cuda_arch.' portablekernels +cuda cuda_arch=80,90
 
+spec=$(concretize portablekernels +mpi +scalapack)
+has "$spec" portablekernels "\+mpi" "\+scalapack"
+grep -qE "\^(netlib-scalapack|scalapack)@" <<<"$spec" || fail "no ScaLAPACK in the spec of +mpi +scalapack"
+echo "ok: +mpi +scalapack brings $(grep -m1 -oE '(netlib-)?scalapack@[^ ]+' <<<"$spec")"
+
 # The same site without spack/overrides: Spack 0.23's releases end at 4.3.01, which CUDA 13
 # cannot build (its `develop` branch, which can, is what `+cuda` alone concretizes to).
 plain=$work/scope-plain

@@ -5,6 +5,7 @@
 #   spack install portablekernels +cuda cuda_arch=90 # OpenMP + CUDA in one build
 #   spack test run portablekernels                   # runs the installed pk-info and pk-bench
 #   spack install portablekernels +mpi               # distributed solvers, on Spack's MPI
+#   spack install portablekernels +mpi +scalapack    # and the Matern fit on several ranks (ScaLAPACK)
 #
 # One file for Spack 0.22/0.23 and Spack 1.x. The repository uses the classic layout
 # (spack/packages/<name>/package.py, Package API v1.0, see ../../repo.yaml). Spack 0.2x takes
@@ -54,6 +55,13 @@ class Portablekernels(CMakePackage, CudaPackage):
     depends_on("mpi", when="+mpi")
     variant("hdf5", default=False, when="+mpi", description="Parallel HDF5 output of LBM fields and 3D-Var analyses")
     depends_on("hdf5+mpi", when="+hdf5")
+    variant(
+        "scalapack",
+        default=False,
+        when="+mpi",
+        description="The Matern likelihood and fit on several ranks, the covariance factored by ScaLAPACK",
+    )
+    depends_on("scalapack", when="+scalapack")
     # `cuda` comes from CudaPackage. Kokkos builds for one GPU architecture, so `cuda_arch`
     # is single-valued, declared as Spack's kokkos recipe declares it.
     variant(
@@ -171,6 +179,7 @@ class Portablekernels(CMakePackage, CudaPackage):
             self.define_from_variant("PK_ENABLE_CUDA", "cuda"),
             self.define_from_variant("PK_ENABLE_MPI", "mpi"),
             self.define_from_variant("PK_ENABLE_HDF5", "hdf5"),
+            self.define_from_variant("PK_ENABLE_SCALAPACK", "scalapack"),
             self.define("PK_ENABLE_TESTS", self.run_tests),
             self.define("PK_ENABLE_BENCHMARKS", True),
             self.define("PK_ENABLE_EXAMPLES", False),
