@@ -82,8 +82,8 @@ std::optional<Setup> parse(int argc, char** argv) {
   if (setup.from_file) {
     setup.data = bk::read_matern_data(setup.data_path);
   } else {
-    pk::require(n >= 2 && n <= bk::max_locations, "--locations " + std::to_string(n) + ": need 2 to " +
-                                                      std::to_string(bk::max_locations) + " locations");
+    pk::require(n >= 2 && n <= bk::max_locations,
+                "--locations " + std::to_string(n) + ": need 2 to " + std::to_string(bk::max_locations) + " locations");
     setup.data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), setup.seed);
   }
   if (setup.mode == "generate") pk::require(!setup.data_path.empty(), "generate needs --data FILE to write to");
@@ -97,20 +97,15 @@ pk::ResultRecord new_record(const Setup& setup, const Space& space, const std::s
   std::ostringstream case_name;
   case_name << setup.mode << "-n" << count;
   if (!setup.from_file) case_name << "-beta" << setup.params.range;
-  return pk::ResultRecord{"matern",
-                          case_name.str(),
-                          pk::SpaceTraits<Space>::name,
-                          pk::describe_device(space),
-                          command,
-                          {{"n", double(count)}}};
+  return pk::ResultRecord{"matern", case_name.str(),       pk::SpaceTraits<Space>::name, pk::describe_device(space),
+                          command,  {{"n", double(count)}}};
 }
 
 void print_loglik(const std::string& name, long count, double value, const bk::MaternParameters& p,
                   const bk::LikelihoodTimes& times, pk::ResultRecord& record) {
   std::cout << std::setprecision(12) << name << ": n = " << count << ", log-likelihood " << value
-            << " at (sigma^2, beta, nu) = (" << p.variance << ", " << p.range << ", " << p.smoothness
-            << "); generate " << times.generate << " s, factor " << times.factor << " s, solve " << times.solve
-            << " s" << std::endl;
+            << " at (sigma^2, beta, nu) = (" << p.variance << ", " << p.range << ", " << p.smoothness << "); generate "
+            << times.generate << " s, factor " << times.factor << " s, solve " << times.solve << " s" << std::endl;
   record.metrics.insert({{"log_likelihood", value},
                          {"generate_seconds", times.generate},
                          {"factor_seconds", times.factor},
@@ -146,14 +141,13 @@ void run(const Space& space, const Setup& setup, const std::string& command, boo
   const std::string name = pk::SpaceTraits<Space>::name;
   const long count = static_cast<long>(setup.data.locations.size());
   if (pk::interrupted()) return;
-  pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations",
-                     fewer_locations);
+  pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations", fewer_locations);
   const auto s = bk::to_space(space, setup.data.locations);
   bk::Vector<Space> z;
   if (setup.from_file) {
     z = bk::Vector<Space>(Kokkos::view_alloc(space, "pk::matern::observations"), count);
     Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hz(setup.data.z.data(),
-                                                                              setup.data.z.size());
+                                                                               setup.data.z.size());
     Kokkos::deep_copy(space, z, hz);
     space.fence();
   } else {
@@ -202,8 +196,8 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   pk::mpi::collectively(world, [&] {
     const std::string what = std::to_string(count) + " locations on " + std::to_string(world.size()) + " ranks";
     const auto fewer = [&](double bytes) {
-      return "about " + std::to_string(static_cast<long>(std::sqrt(bytes * world.size() / 8))) +
-             " locations fit on " + std::to_string(world.size()) + " ranks (lower --locations, or add ranks)";
+      return "about " + std::to_string(static_cast<long>(std::sqrt(bytes * world.size() / 8))) + " locations fit on " +
+             std::to_string(world.size()) + " ranks (lower --locations, or add ranks)";
     };
     pk::require_memory(space, bk::LocalTiles<Space>::device_bytes(*layout) + 64.0 * count, what, fewer);
     pk::require_memory(Kokkos::DefaultHostExecutionSpace{}, bk::LocalTiles<Space>::host_bytes(*layout) + 32.0 * count,
@@ -226,8 +220,9 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
     bk::LikelihoodTimes times;
     const auto parts = bk::distributed_log_likelihood_parts(space, *layout, s, z, setup.params, *work, &times);
     if (!parts)
-      throw pk::mpi::AgreedError("covariance matrix is not positive definite (duplicate or near-duplicate locations, "
-                                 "or parameters that make the matrix numerically singular)");
+      throw pk::mpi::AgreedError(
+          "covariance matrix is not positive definite (duplicate or near-duplicate locations, "
+          "or parameters that make the matrix numerically singular)");
     times = {world.max(times.generate), world.max(times.factor), world.max(times.solve)};
     if (world.rank() == 0) print_loglik(label, count, parts->value(), setup.params, times, record);
   } else {
@@ -247,9 +242,9 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
   bool stopped = false;
   pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
     if (stopped) return;
-    stopped = pk::refuse_if_out_of_memory(space, std::to_string(setup.data.locations.size()) + " locations",
-                                          fewer_locations,
-                                          [&] { return run_distributed(world, space, setup, command); });
+    stopped =
+        pk::refuse_if_out_of_memory(space, std::to_string(setup.data.locations.size()) + " locations", fewer_locations,
+                                    [&] { return run_distributed(world, space, setup, command); });
   });
   // Every rank exits as the signalled ones do (143 for SIGTERM), or 0.
   return stopped ? static_cast<int>(world.max(pk::interrupted() ? pk::interrupted_status() : 0)) : 0;
@@ -271,8 +266,8 @@ int main(int argc, char** argv) {
     const std::string command = pk::command_line(argc, argv);
     bool first = true;
     pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
-      pk::refuse_if_out_of_memory(space, std::to_string(setup->data.locations.size()) + " locations",
-                                  fewer_locations, [&] { run(space, *setup, command, first); });
+      pk::refuse_if_out_of_memory(space, std::to_string(setup->data.locations.size()) + " locations", fewer_locations,
+                                  [&] { run(space, *setup, command, first); });
       first = false;
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;

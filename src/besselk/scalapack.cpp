@@ -43,8 +43,8 @@ int grid_rows_for(int ranks) {
 }  // namespace
 
 BlockCyclic::BlockCyclic(const mpi::Communicator& comm, long n, int block) : comm_(comm), n_(n) {
-  require(n >= 2 && n <= std::numeric_limits<int>::max(), "block-cyclic layout: n = " + std::to_string(n) +
-                                                               " must be in [2, 2^31)");
+  require(n >= 2 && n <= std::numeric_limits<int>::max(),
+          "block-cyclic layout: n = " + std::to_string(n) + " must be in [2, 2^31)");
   require(block >= 1, "block-cyclic layout: the block size must be >= 1");
   const int rows = grid_rows_for(comm.size()), cols = comm.size() / rows;
   system_context_ = Csys2blacs_handle(comm.get());
@@ -52,8 +52,8 @@ BlockCyclic::BlockCyclic(const mpi::Communicator& comm, long n, int block) : com
   Cblacs_gridinit(&context_, "Row", rows, cols);
   int grid_rows = 0, grid_cols = 0, row = 0, col = 0;
   Cblacs_gridinfo(context_, &grid_rows, &grid_cols, &row, &col);
-  require(grid_rows == rows && grid_cols == cols, "BLACS did not make a " + std::to_string(rows) + " x " +
-                                                      std::to_string(cols) + " process grid");
+  require(grid_rows == rows && grid_cols == cols,
+          "BLACS did not make a " + std::to_string(rows) + " x " + std::to_string(cols) + " process grid");
   const int size = static_cast<int>(n), first = 0;
   rows_ = {block, rows, row, numroc_(&size, &block, &row, &first, &grid_rows)};
   cols_ = {block, cols, col, numroc_(&size, &block, &col, &first, &grid_cols)};
@@ -101,9 +101,7 @@ void BlockCyclic::apply_lower(const double* factor, std::vector<double>& x, bool
 
 void BlockCyclic::solve_lower(const double* factor, std::vector<double>& x) const { apply_lower(factor, x, true); }
 
-void BlockCyclic::multiply_lower(const double* factor, std::vector<double>& x) const {
-  apply_lower(factor, x, false);
-}
+void BlockCyclic::multiply_lower(const double* factor, std::vector<double>& x) const { apply_lower(factor, x, false); }
 
 double BlockCyclic::log_determinant(const double* factor) const {
   // The diagonal gathered, then summed in one order on every rank: the same bits everywhere.

@@ -644,7 +644,7 @@ def check_imports(report: Report, root: Path) -> None:
                          f"package.py imports, deriving from that layout's CMakePackage and CudaPackage {where}")
             for label, kokkos_deps, variants, compiler, want in compiler_cases:
                 kokkos = FakeSpec("kokkos", "/site/kokkos", {"cxxstd": "17"}, deps=kokkos_deps)
-                spec = FakeSpec("portablekernels", "/site/pk", dict(variants, mpi=False, hdf5=False),
+                spec = FakeSpec("portablekernels", "/site/pk", dict(variants, mpi=False, hdf5=False, scalapack=False),
                                 deps=[kokkos, FakeSpec("kokkos-kernels", "/site/kk")], compiler=compiler)
                 try:
                     args = cls(spec).cmake_args()

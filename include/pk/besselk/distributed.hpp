@@ -99,8 +99,7 @@ bool factor_covariance(const ExecutionSpace& space, const BlockCyclic& layout, c
 template <class ExecutionSpace>
 std::optional<LikelihoodParts> distributed_log_likelihood_parts(const ExecutionSpace& space, const BlockCyclic& layout,
                                                                 const DeviceLocations<ExecutionSpace>& s,
-                                                                const std::vector<double>& z,
-                                                                const MaternParameters& p,
+                                                                const std::vector<double>& z, const MaternParameters& p,
                                                                 LocalTiles<ExecutionSpace>& work,
                                                                 LikelihoodTimes* times = nullptr) {
   require(static_cast<long>(z.size()) == layout.n() && static_cast<long>(s.x.extent(0)) == layout.n(),
@@ -145,8 +144,8 @@ Fit fit_matern_distributed(const ExecutionSpace& space, const BlockCyclic& layou
   // Signals reach the ranks at different times: every rank stops when any was signalled.
   settings.stop = [&comm] { return comm.bit_or(interrupted() ? 1u : 0u) != 0; };
   return Details::maximise_likelihood(
-      [&](const MaternParameters& p) { return distributed_log_likelihood_parts(space, layout, s, z, p, work); },
-      start, settings, profile_variance);
+      [&](const MaternParameters& p) { return distributed_log_likelihood_parts(space, layout, s, z, p, work); }, start,
+      settings, profile_variance);
 }
 
 }  // namespace pk::besselk
