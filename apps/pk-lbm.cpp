@@ -16,6 +16,7 @@
 #include <pk/lbm/checkpoint.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
+#include <pk/lbm/memory_plan.hpp>
 #include <pk/lbm/parameters.hpp>
 #include <pk/lbm/solver.hpp>
 #include <pk/lbm/vti.hpp>
@@ -131,17 +132,10 @@ std::string padded(std::int64_t step) {
   return buffer;
 }
 
-// Bytes a run holds per cell: flags and wall masks, the lattice(s), the device field buffer
-// and two host copies of the fields (density and velocity in double).
-double planned_bytes(const Geometry& geometry, const Parameters& parameters, std::size_t storage_bytes) {
-  const int lattices = parameters.streaming == Streaming::ab ? 2 : 1;
-  return static_cast<double>(geometry.cell_count()) * (5 + 19.0 * storage_bytes * lattices + 32 + 2 * 32);
-}
-
-// The cells that fit in the bytes a run may use on each of `ranks`, and what to lower.
-pk::MemoryAdvice smaller_lattice(const Geometry& geometry, const Parameters& parameters, std::size_t storage_bytes,
+// What to lower when a lattice at `per_cell` bytes a cell does not fit: how many cells fit
+// (on `ranks` ranks) and the options that take less.
+pk::MemoryAdvice smaller_lattice(double per_cell, const Parameters& parameters, std::size_t storage_bytes,
                                  int ranks = 1) {
-  const double per_cell = planned_bytes(geometry, parameters, storage_bytes) / geometry.cell_count();
   return [=](double bytes) {
     return "about " + std::to_string(static_cast<long long>(bytes * ranks / per_cell)) + " cells fit" +
            (ranks > 1 ? " on " + std::to_string(ranks) + " ranks" : "") +
@@ -152,13 +146,35 @@ pk::MemoryAdvice smaller_lattice(const Geometry& geometry, const Parameters& par
   };
 }
 
+// Bytes a cell of a lattice of `cells` cells takes in the memory of `Space` (with the
+// fields' host copy where that is the same memory).
+template <class Space>
+double bytes_per_cell(std::int64_t cells, const Parameters& parameters, std::size_t storage_bytes) {
+  const pk::lbm::MemoryPlan plan = pk::lbm::memory_plan(cells, parameters, storage_bytes);
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  return (host ? plan.device + plan.host : plan.device) / static_cast<double>(cells);
+}
+
+// Refuses a lattice of `cells` cells (a rank's share on several ranks) that does not fit
+// the space, or the host that receives its fields.
+template <class Space>
+void require_lattice_memory(const Space& space, std::int64_t cells, const Parameters& parameters,
+                            std::size_t storage_bytes, int ranks = 1) {
+  const std::string what = (ranks > 1 ? "a slab of " : "a lattice of ") + std::to_string(cells) + " cells";
+  const double per_cell = bytes_per_cell<Space>(cells, parameters, storage_bytes);
+  pk::require_memory(space, per_cell * static_cast<double>(cells), what,
+                     smaller_lattice(per_cell, parameters, storage_bytes, ranks));
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) return;
+  const double host = pk::lbm::memory_plan(cells, parameters, storage_bytes).host;
+  pk::require_memory(Kokkos::DefaultHostExecutionSpace{}, host, what + "'s fields on the host",
+                     smaller_lattice(host / static_cast<double>(cells), parameters, storage_bytes, ranks));
+}
+
 template <class Space, class Real>
 Run run(const Space& space, const Geometry& geometry, const Parameters& parameters, const Options& options,
         const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
-  pk::require_memory(space, planned_bytes(geometry, parameters, sizeof(Real)),
-                     "a lattice of " + std::to_string(geometry.cell_count()) + " cells",
-                     smaller_lattice(geometry, parameters, sizeof(Real)));
+  require_lattice_memory(space, geometry.cell_count(), parameters, sizeof(Real));
   const pk::CheckpointHeader header = run_header(name, geometry, parameters, options);
   pk::CheckpointFiles files(options.checkpoint.path, 1, 0);
   const bool restart = !options.checkpoint.restart.empty();
@@ -370,9 +386,7 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   const Options& options = setup.options;
   const Geometry& geometry = setup.geometry;
   pk::mpi::collectively(world, [&] {  // a rank's share of the lattice, its two ghost layers aside
-    pk::require_memory(space, planned_bytes(geometry, setup.parameters, sizeof(Real)) / world.size(),
-                       "a slab of " + std::to_string(geometry.cell_count() / world.size()) + " cells",
-                       smaller_lattice(geometry, setup.parameters, sizeof(Real), world.size()));
+    require_lattice_memory(space, geometry.cell_count() / world.size(), setup.parameters, sizeof(Real), world.size());
   });
   const pk::CheckpointHeader header = run_header(name, geometry, setup.parameters, options);
   pk::CheckpointFiles files(options.checkpoint.path, world.size(), world.rank(),
@@ -484,7 +498,9 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
     runs.push_back(with_precision(setup.options, [&](auto real) {
       return pk::refuse_if_out_of_memory(
           space, "a slab of " + std::to_string(setup.geometry.cell_count() / world.size()) + " cells",
-          smaller_lattice(setup.geometry, setup.parameters, sizeof(real), world.size()),
+          smaller_lattice(bytes_per_cell<Space>(setup.geometry.cell_count() / world.size(), setup.parameters,
+                                                sizeof(real)),
+                          setup.parameters, sizeof(real), world.size()),
           [&] { return run_distributed<Space, decltype(real)>(world, space, setup, command); });
     }));
   });
@@ -520,7 +536,9 @@ int main(int argc, char** argv) {
       runs.push_back(with_precision(setup->options, [&](auto real) {
         return pk::refuse_if_out_of_memory(
             space, "a lattice of " + std::to_string(setup->geometry.cell_count()) + " cells",
-            smaller_lattice(setup->geometry, setup->parameters, sizeof(real)), [&] {
+            smaller_lattice(bytes_per_cell<Space>(setup->geometry.cell_count(), setup->parameters, sizeof(real)),
+                            setup->parameters, sizeof(real)),
+            [&] {
               return run<Space, decltype(real)>(space, setup->geometry, setup->parameters, setup->options, command);
             });
       }));

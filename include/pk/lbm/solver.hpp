@@ -28,6 +28,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -148,10 +149,18 @@ class Solver {
 
   // Density and velocity of every cell, as the last collision saw them, on the host.
   HostFields fields() const {
-    const auto buffer = Details::field_buffer(space_, geometry_.cell_count());
-    Kokkos::parallel_for("pk::lbm::moments", policy(),
-                         Details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
-    return Details::to_host_fields(space_, buffer, geometry_, steps_);
+    const int cells = static_cast<int>(geometry_.cell_count());
+    const int chunk = static_cast<int>(Details::field_chunk_cells(cells));
+    const auto buffer = Details::field_buffer(space_, chunk);
+    HostFields out = Details::sized_host_fields(geometry_, steps_);
+    for (int first = 0; first < cells; first += chunk) {
+      const int last = std::min(cells, first + chunk);
+      Kokkos::parallel_for(
+          "pk::lbm::moments", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, first, last),
+          Details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer, first});
+      Details::copy_into(space_, buffer, first, last - first, out);
+    }
+    return out;
   }
 
   // Post-collision populations f*_q of the last step, index q * cells + cell, 0 in solid

@@ -43,18 +43,21 @@ struct Moments {
   Grid<MemorySpace> grid;
   Layout layout;
   bool shifted;
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;  // (cell, 0: rho, 1..3: u)
+  // (cell - first, 0: rho, 1..3: u): the cells from `first` on, a chunk at a time.
+  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;
+  int first = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
+    const int row = cell - first;
     if (grid.type(cell) == solid_flag) {
-      for (int k = 0; k < 4; ++k) density_velocity(cell, k) = 0;
+      for (int k = 0; k < 4; ++k) density_velocity(row, k) = 0;
       return;
     }
     Real g[D3Q19::size], density_excess, u[3];
     post_collision(f, grid, layout, shifted, cell, g);
     moments(g, density_excess, u);
-    density_velocity(cell, 0) = 1.0 + static_cast<double>(density_excess);
-    for (int k = 0; k < 3; ++k) density_velocity(cell, k + 1) = u[k];
+    density_velocity(row, 0) = 1.0 + static_cast<double>(density_excess);
+    for (int k = 0; k < 3; ++k) density_velocity(row, k + 1) = u[k];
   }
 };
 

@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -22,24 +23,34 @@ FieldBuffer<typename ExecutionSpace::memory_space> field_buffer(const ExecutionS
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "pk::lbm::fields"), cells, 4);
 }
 
-// The buffer's fields on the host, as of step `step`.
-template <class ExecutionSpace, class Buffer>
-HostFields to_host_fields(const ExecutionSpace& space, const Buffer& buffer, const Geometry& geometry,
-                          std::int64_t step) {
-  const auto host = readable_on_host(space, buffer);
+// Solver::fields() reads the moments a chunk of cells at a time through a buffer of this
+// many cells, so that output never needs a whole-lattice copy on the device (32 bytes a
+// cell, as much as an fp32 A-A lattice's populations, nearly); 2^22 cells (128 MiB) keep
+// each chunk's launch and copy long against their start.
+inline std::int64_t field_chunk_cells(std::int64_t cells) { return std::min<std::int64_t>(cells, 1 << 22); }
+
+// Host fields of the geometry's size, as of step `step`, to be filled chunk by chunk.
+inline HostFields sized_host_fields(const Geometry& geometry, std::int64_t step) {
   HostFields out;
   out.nx = geometry.nx();
   out.ny = geometry.ny();
   out.nz = geometry.nz();
   out.step = step;
-  const std::size_t cells = static_cast<std::size_t>(geometry.cell_count());
-  out.density.resize(cells);
-  out.velocity.resize(3 * cells);
-  for (std::size_t c = 0; c < cells; ++c) {
-    out.density[c] = host(c, 0);
-    for (int k = 0; k < 3; ++k) out.velocity[3 * c + k] = host(c, k + 1);
-  }
+  out.density.resize(static_cast<std::size_t>(geometry.cell_count()));
+  out.velocity.resize(3 * out.density.size());
   return out;
+}
+
+// The buffer's first `count` rows into `out`, from cell `first` on.
+template <class ExecutionSpace, class Buffer>
+void copy_into(const ExecutionSpace& space, const Buffer& buffer, std::int64_t first, std::int64_t count,
+               HostFields& out) {
+  const auto host = readable_on_host(space, buffer);
+  for (std::int64_t r = 0; r < count; ++r) {
+    const std::size_t c = static_cast<std::size_t>(first + r);
+    out.density[c] = host(r, 0);
+    for (int k = 0; k < 3; ++k) out.velocity[3 * c + k] = host(r, k + 1);
+  }
 }
 
 // A buffer on `space` holding density (one per cell) and velocity (three per cell).

@@ -1,0 +1,31 @@
+#pragma once
+// The memory a pk::lbm::Solver holds at its peak, so that a program can refuse a lattice
+// that does not fit before allocating it, and accept the largest that does.
+#include <pk/lbm/details/field_buffers.hpp>
+#include <pk/lbm/lattice.hpp>
+#include <pk/lbm/parameters.hpp>
+
+#include <cstdint>
+
+namespace pk::lbm {
+
+struct MemoryPlan {
+  // On the solver's memory space: the lattice (two for A-B streaming), cell types and wall
+  // masks, and the chunk buffer of fields(). Pads and margins (under 0.1 % of a lattice of
+  // 64^3 cells or more) and autotune's trial lattices (two of 128^3 cells, freed before the
+  // lattice is allocated) are left out.
+  double device = 0;
+  // On the host while fields() runs: the fields (density and velocity in double, 32 bytes a
+  // cell) and the copy of a chunk (on a host space, the chunk buffer itself once more).
+  double host = 0;
+};
+
+// `cells` cells stored in `storage_bytes` a population (8 fp64, 4 fp32, 2 fp16 and fp16c).
+inline MemoryPlan memory_plan(std::int64_t cells, const Parameters& parameters, std::size_t storage_bytes) {
+  const int lattices = parameters.streaming == Streaming::ab ? 2 : 1;
+  const double chunk = 32.0 * static_cast<double>(Details::field_chunk_cells(cells));
+  const double per_cell = sizeof(std::uint8_t) + sizeof(std::uint32_t) + lattices * D3Q19::size * storage_bytes;
+  return {static_cast<double>(cells) * per_cell + chunk, 32.0 * static_cast<double>(cells) + chunk};
+}
+
+}  // namespace pk::lbm
