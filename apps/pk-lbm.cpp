@@ -498,9 +498,9 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
     runs.push_back(with_precision(setup.options, [&](auto real) {
       return pk::refuse_if_out_of_memory(
           space, "a slab of " + std::to_string(setup.geometry.cell_count() / world.size()) + " cells",
-          smaller_lattice(bytes_per_cell<Space>(setup.geometry.cell_count() / world.size(), setup.parameters,
-                                                sizeof(real)),
-                          setup.parameters, sizeof(real), world.size()),
+          smaller_lattice(
+              bytes_per_cell<Space>(setup.geometry.cell_count() / world.size(), setup.parameters, sizeof(real)),
+              setup.parameters, sizeof(real), world.size()),
           [&] { return run_distributed<Space, decltype(real)>(world, space, setup, command); });
     }));
   });

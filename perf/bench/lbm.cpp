@@ -7,6 +7,7 @@
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
 #include <pk/core/spaces.hpp>
+#include <pk/lbm/memory_plan.hpp>
 #include <pk/lbm/solver.hpp>
 
 #include <algorithm>
@@ -87,8 +88,9 @@ struct LbmBench {
     std::vector<Result> results;
     for (const Config config : {Config{Streaming::aa, 4}, Config{Streaming::ab, 4}, Config{Streaming::aa, 8},
                                 Config{Streaming::ab, 8}, Config{Streaming::aa, 2}, Config{Streaming::ab, 2}}) {
-      // Lattice(s) + cell type + walls word.
-      const double per_cell = (config.streaming == Streaming::ab ? 2 : 1) * 19.0 * config.storage_bytes + 1 + 4;
+      pk::lbm::Parameters parameters;
+      parameters.streaming = config.streaming;
+      const double per_cell = pk::lbm::lattice_bytes_per_cell(parameters, config.storage_bytes);
       std::vector<int> case_sides = sides;
       if (c.size == Size::full) {
         // 64^3, 128^3, then steps of 128 up to the largest cube that fits, that cube last.

@@ -20,12 +20,18 @@ struct MemoryPlan {
   double host = 0;
 };
 
-// `cells` cells stored in `storage_bytes` a population (8 fp64, 4 fp32, 2 fp16 and fp16c).
-inline MemoryPlan memory_plan(std::int64_t cells, const Parameters& parameters, std::size_t storage_bytes) {
+// Bytes a cell takes on the solver's space while it steps: its populations (in
+// `storage_bytes` each: 8 fp64, 4 fp32, 2 fp16 and fp16c; two lattices for A-B), its cell
+// type and its wall mask.
+inline double lattice_bytes_per_cell(const Parameters& parameters, std::size_t storage_bytes) {
   const int lattices = parameters.streaming == Streaming::ab ? 2 : 1;
+  return static_cast<double>(sizeof(std::uint8_t) + sizeof(std::uint32_t) + lattices * D3Q19::size * storage_bytes);
+}
+
+inline MemoryPlan memory_plan(std::int64_t cells, const Parameters& parameters, std::size_t storage_bytes) {
   const double chunk = 32.0 * static_cast<double>(Details::field_chunk_cells(cells));
-  const double per_cell = sizeof(std::uint8_t) + sizeof(std::uint32_t) + lattices * D3Q19::size * storage_bytes;
-  return {static_cast<double>(cells) * per_cell + chunk, 32.0 * static_cast<double>(cells) + chunk};
+  return {static_cast<double>(cells) * lattice_bytes_per_cell(parameters, storage_bytes) + chunk,
+          32.0 * static_cast<double>(cells) + chunk};
 }
 
 }  // namespace pk::lbm
