@@ -152,13 +152,14 @@ class Solver {
     const int cells = static_cast<int>(geometry_.cell_count());
     const int chunk = static_cast<int>(Details::field_chunk_cells(cells));
     const auto buffer = Details::field_buffer(space_, chunk);
+    const auto host = host_mirror(buffer);
     HostFields out = Details::sized_host_fields(geometry_, steps_);
     for (int first = 0; first < cells; first += chunk) {
       const int last = std::min(cells, first + chunk);
       Kokkos::parallel_for(
           "pk::lbm::moments", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, first, last),
           Details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer, first});
-      Details::copy_into(space_, buffer, first, last - first, out);
+      Details::copy_into(space_, buffer, host, first, last - first, out);
     }
     return out;
   }

@@ -41,11 +41,13 @@ inline HostFields sized_host_fields(const Geometry& geometry, std::int64_t step)
   return out;
 }
 
-// The buffer's first `count` rows into `out`, from cell `first` on.
+// The buffer's first `count` rows into `out`, from cell `first` on, through `host`, its
+// host mirror (pk::host_mirror: the buffer itself on a host space).
 template <class ExecutionSpace, class Buffer>
-void copy_into(const ExecutionSpace& space, const Buffer& buffer, std::int64_t first, std::int64_t count,
-               HostFields& out) {
-  const auto host = readable_on_host(space, buffer);
+void copy_into(const ExecutionSpace& space, const Buffer& buffer, const typename Buffer::HostMirror& host,
+               std::int64_t first, std::int64_t count, HostFields& out) {
+  Kokkos::deep_copy(space, host, buffer);
+  space.fence();
   for (std::int64_t r = 0; r < count; ++r) {
     const std::size_t c = static_cast<std::size_t>(first + r);
     out.density[c] = host(r, 0);
