@@ -28,7 +28,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -149,19 +148,8 @@ class Solver {
 
   // Density and velocity of every cell, as the last collision saw them, on the host.
   HostFields fields() const {
-    const int cells = static_cast<int>(geometry_.cell_count());
-    const int chunk = static_cast<int>(Details::field_chunk_cells(cells));
-    const auto buffer = Details::field_buffer(space_, chunk);
-    const auto host = host_mirror(buffer);
-    HostFields out = Details::sized_host_fields(geometry_, steps_);
-    for (int first = 0; first < cells; first += chunk) {
-      const int last = std::min(cells, first + chunk);
-      Kokkos::parallel_for(
-          "pk::lbm::moments", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space_, first, last),
-          Details::Moments<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer, first});
-      Details::copy_into(space_, buffer, host, first, last - first, out);
-    }
-    return out;
+    return Details::read_fields<ExecutionSpace, storage_type>(space_, f_, grid_, layout(), shifted(), geometry_,
+                                                              steps_);
   }
 
   // Post-collision populations f*_q of the last step, index q * cells + cell, 0 in solid

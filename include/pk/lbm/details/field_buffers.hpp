@@ -3,6 +3,7 @@
 // and from their host form.
 #include <pk/core/error.hpp>
 #include <pk/core/host_copies.hpp>
+#include <pk/lbm/details/cell_state.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 
@@ -29,30 +30,36 @@ FieldBuffer<typename ExecutionSpace::memory_space> field_buffer(const ExecutionS
 // each chunk's launch and copy long against their start.
 inline std::int64_t field_chunk_cells(std::int64_t cells) { return std::min<std::int64_t>(cells, 1 << 22); }
 
-// Host fields of the geometry's size, as of step `step`, to be filled chunk by chunk.
-inline HostFields sized_host_fields(const Geometry& geometry, std::int64_t step) {
+// Density and velocity of every cell of lattice `f` on the host, as of step `step`: the
+// moments a chunk at a time, through one buffer on the space and its host mirror.
+template <class ExecutionSpace, class Storage>
+HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typename ExecutionSpace::memory_space>& f,
+                       const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted,
+                       const Geometry& geometry, std::int64_t step) {
+  const int cells = static_cast<int>(geometry.cell_count());
+  const int chunk = static_cast<int>(field_chunk_cells(cells));
+  const auto buffer = field_buffer(space, chunk);
+  const auto host = host_mirror(buffer);
   HostFields out;
   out.nx = geometry.nx();
   out.ny = geometry.ny();
   out.nz = geometry.nz();
   out.step = step;
-  out.density.resize(static_cast<std::size_t>(geometry.cell_count()));
+  out.density.resize(static_cast<std::size_t>(cells));
   out.velocity.resize(3 * out.density.size());
-  return out;
-}
-
-// The buffer's first `count` rows into `out`, from cell `first` on, through `host`, its
-// host mirror (pk::host_mirror: the buffer itself on a host space).
-template <class ExecutionSpace, class Buffer>
-void copy_into(const ExecutionSpace& space, const Buffer& buffer, const typename Buffer::HostMirror& host,
-               std::int64_t first, std::int64_t count, HostFields& out) {
-  Kokkos::deep_copy(space, host, buffer);
-  space.fence();
-  for (std::int64_t r = 0; r < count; ++r) {
-    const std::size_t c = static_cast<std::size_t>(first + r);
-    out.density[c] = host(r, 0);
-    for (int k = 0; k < 3; ++k) out.velocity[3 * c + k] = host(r, k + 1);
+  for (int first = 0; first < cells; first += chunk) {
+    const int last = std::min(cells, first + chunk);
+    Kokkos::parallel_for("pk::lbm::moments",
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space, first, last),
+                         Moments<ExecutionSpace, Storage>{f, grid, layout, shifted, buffer, first});
+    Kokkos::deep_copy(space, host, buffer);
+    space.fence();
+    for (int c = first; c < last; ++c) {
+      out.density[c] = host(c - first, 0);
+      for (int k = 0; k < 3; ++k) out.velocity[3 * static_cast<std::size_t>(c) + k] = host(c - first, k + 1);
+    }
   }
+  return out;
 }
 
 // A buffer on `space` holding density (one per cell) and velocity (three per cell).
