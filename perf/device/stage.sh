@@ -6,7 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/cuda} staged=${2:-build/device}
-[ -x "$build/perf/pk-bench" ] || { echo "stage: build $build first (./pk test builds build/cuda)" >&2; exit 1; }
+# The whole build, test programs included: ./pk test on a machine without a GPU compiles only
+# the libraries and programs (pk-programs).
+[ -x "$build/perf/pk-bench" ] && [ -x "$build/tests/pk-tests" ] \
+  || { echo "stage: build all of $build first (cmake --build --preset cuda)" >&2; exit 1; }
 arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt")
 [ "$arch" != native ] || echo "stage: warning: $build targets this machine's CPU (PK_HOST_ARCH=native);" \
   "for another host, reconfigure it with that host's level, e.g. -DPK_HOST_ARCH=x86-64-v4" >&2
