@@ -14,6 +14,14 @@ status=0
 log() { echo "$*" | tee -a "$out/summary.log"; }
 tar -xzf "$here/pk-spack.tar.gz" -C / || { log "could not unpack pk-spack.tar.gz into /"; exit 1; }
 prefix=$(ls -d "$work"/store/*/*/portablekernels-* | head -1)
+# The install's Debian externals live in /usr on the machine it was made for; a site has its
+# own. This machine lacks them: they go where the installed programs look (`spack test run`
+# clears LD_LIBRARY_PATH), unless the machine has them already.
+system_libs=/usr/lib/x86_64-linux-gnu
+for lib in "$work"/debian-libs/*; do
+  [ -e "$system_libs/$(basename "$lib")" ] || cp "$lib" "$system_libs/" || log "could not place $lib in $system_libs"
+done
+ldconfig
 export LD_LIBRARY_PATH=$work/debian-libs:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 log "install: $prefix"
@@ -29,9 +37,10 @@ if command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version
     export SPACK_USER_CONFIG_PATH=$work/config SPACK_USER_CACHE_PATH=$work/cache
     export SPACK_ROOT=$work/offline-spack/spack SPACK_PYTHON=$(command -v python3)
     spack=$SPACK_ROOT/bin/spack
-    "$spack" -C "$work/scope" test run --alias pk portablekernels
+    alias=pk-$(date +%s)  # an earlier run's suite may be there
+    "$spack" -C "$work/scope" test run --alias "$alias" portablekernels
     rc=$?
-    "$spack" -C "$work/scope" test results -l pk
+    "$spack" -C "$work/scope" test results -l "$alias"
     exit $rc
   ) >"$out/spack-test.log" 2>&1 || status=1
   log "spack test run portablekernels: $(tail -3 "$out/spack-test.log" | tr '\n' ' ')"
