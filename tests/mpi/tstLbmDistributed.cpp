@@ -137,6 +137,21 @@ TYPED_TEST(LbmDistributed, SameAsOneRankInPlainAndShiftedStorage) {
   }
 }
 
+// fp16 A-A, cells traversal, on slabs along z of 2^19 cells a rank, walls at the y faces:
+// the slabs' boxes are whole x-y planes, so the even step pairs cells and the odd step runs
+// split by walls (the open cells, then the walled groups within the box), as on one lattice.
+TYPED_TEST(LbmDistributed, SameAsOneRankOnWholePlanesSplitByWalls) {
+  const pk::mpi::Communicator world;
+  Geometry g(64, 64, 128 * world.size(), {true, false, true});
+  for (int z = 0; z < g.nz(); ++z)
+    for (int x = 0; x < g.nx(); ++x) g.set(x, 0, z, CellType::solid), g.set(x, g.ny() - 1, z, CellType::solid);
+  Parameters p;
+  p.aa_storage = AaStorage::plain;
+  const DistributedSolver<TypeParam, pk::Binary16, Traversal::cells> distributed(world, TypeParam{}, g, p);
+  ASSERT_TRUE(distributed.local_solver().split_by_walls());
+  expect_same_populations<TypeParam, pk::Binary16, Traversal::cells>(g, Streaming::aa, 3, AaStorage::plain);
+}
+
 // The other traversal (cells on CPUs: the GPUs' kernels, with fp32 A-A in shifted storage
 // and its even step staged; rows on GPUs).
 TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversal) {

@@ -201,6 +201,8 @@ struct CellBox {
 
   KOKKOS_INLINE_FUNCTION int rows() const { return (y1 - y0) * (z1 - z0); }
   KOKKOS_INLINE_FUNCTION int cells() const { return (x1 - x0) * rows(); }
+  // Whether the box spans whole x-y planes of an nx x ny lattice: its cells are consecutive.
+  bool whole_planes(int nx, int ny) const { return x0 == 0 && x1 == nx && y0 == 0 && y1 == ny; }
   // Row k of the box (y fastest) as a lattice row y + ny * z.
   KOKKOS_INLINE_FUNCTION int row(int k, int ny) const { return y0 + k % (y1 - y0) + ny * (z0 + k / (y1 - y0)); }
   // Cell i of the box (x fastest) as a lattice cell.

@@ -103,7 +103,8 @@ class StepPlan {
     }
   }
 
-  // Whether whole-lattice streaming steps (A-B, A-A odd) run in two passes: the cells the
+  // Whether streaming steps (A-B, A-A odd) of the whole lattice or of whole x-y planes of it
+  // run in two passes: the cells the
   // open path can step (OpenCells: no wall link, no periodic y or z face), then the groups
   // of cells with such walls (WalledCells, cell_group), listed into grid.walled_groups. This
   // pays where the step is bound by its instructions, fp16 storage on GPUs, on lattices large
@@ -194,8 +195,9 @@ class StepPlan {
 
  private:
   static constexpr bool can_split_by_walls = traversal == Traversal::cells && sizeof(Storage) == 2;
-  // The A-A even step of a whole fp16 lattice in plain storage, cells traversal, takes two
-  // cells per thread (PairedCollide): each load and store then moves 4 bytes, not 2.
+  // The A-A even step of an fp16 lattice in plain storage (all of it, or whole x-y planes of
+  // it), cells traversal, takes two cells per thread (PairedCollide): each load and store
+  // then moves 4 bytes, not 2.
   static constexpr bool can_pair = traversal == Traversal::cells && sizeof(Storage) == 2;
   // The A-A odd step in fp32 arithmetic (fp32 or fp16 storage) is register-bound: bounded
   // launches keep more of it resident per SM. fp64 A-A and A-B keep Kokkos' choice
@@ -263,19 +265,25 @@ class StepPlan {
       if constexpr (kernel == Kernel::aa_collide && in_shifted_storage)
         StagedCollide<ExecutionSpace, Storage>::launch(label, space_, cells,
                                                        box ? *box : CellBox{0, grid.nx, 0, grid.ny, 0, grid.nz});
-    } else if (box) {
+    } else if (box && !box->whole_planes(grid.nx, grid.ny)) {
       Kokkos::parallel_for(label, Policy(space_, 0, box->cells()), BoxCells<Cells>{cells, *box});
-    } else if (paired_even_step<kernel, in_shifted_storage>(source)) {
-      if constexpr (can_pair && kernel == Kernel::aa_collide && !in_shifted_storage)
-        Kokkos::parallel_for(label, AaPolicy(space_, 0, (cells_ + 1) / 2), PairedCollide<Cells>{cells, cells_});
-    } else if (split_by_walls_ && kernel != Kernel::aa_collide) {
-      if constexpr (can_split_by_walls && kernel != Kernel::aa_collide) {
-        Kokkos::parallel_for(label, Policy(space_, 0, cells_), OpenCells<Cells>{cells});
-        const int walled_cells = grid.walled_groups.extent_int(0) * cell_group<ExecutionSpace>;
-        if (walled_cells > 0) Kokkos::parallel_for(label, Range(space_, 0, walled_cells), WalledCells<Cells>{cells});
-      }
     } else {
-      Kokkos::parallel_for(label, Policy(space_, 0, cells_), cells);
+      // Every cell, or a box of whole x-y planes (the slabs of a run split along z): one run
+      // of consecutive cells, which takes the whole lattice's kernels.
+      const int plane = grid.nx * grid.ny, begin = box ? box->z0 * plane : 0, end = box ? box->z1 * plane : cells_;
+      if (paired_even_step<kernel, in_shifted_storage>(source) && begin % 2 == 0) {
+        if constexpr (can_pair && kernel == Kernel::aa_collide && !in_shifted_storage)
+          Kokkos::parallel_for(label, AaPolicy(space_, begin / 2, (end + 1) / 2), PairedCollide<Cells>{cells, end});
+      } else if (split_by_walls_ && kernel != Kernel::aa_collide) {
+        if constexpr (can_split_by_walls && kernel != Kernel::aa_collide) {
+          Kokkos::parallel_for(label, Policy(space_, begin, end), OpenCells<Cells>{cells});
+          const int walled_cells = grid.walled_groups.extent_int(0) * cell_group<ExecutionSpace>;
+          if (walled_cells > 0)
+            Kokkos::parallel_for(label, Range(space_, 0, walled_cells), WalledCells<Cells>{cells, begin, end});
+        }
+      } else {
+        Kokkos::parallel_for(label, Policy(space_, begin, end), cells);
+      }
     }
   }
 

@@ -126,9 +126,10 @@ struct OpenCells {
 template <class Cells>
 struct WalledCells {
   Cells cells;
+  int begin, end;  // the run of cells stepped: the walled groups' cells outside it are not
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const int cell = walled_group_cell<typename Cells::execution_space>(cells.grid, i);
-    if (cell >= 0) cells.step_walled(cell);
+    if (cell >= begin && cell < end) cells.step_walled(cell);
   }
 };
 
@@ -145,7 +146,7 @@ struct PairedCollide {
     Storage low, high;
   };
   Cells cells;
-  int count;  // cells in the lattice
+  int count;  // the cell after the last stepped (the lattice's cell count for all of it)
 
   KOKKOS_INLINE_FUNCTION void operator()(const int pair) const {
     const int cell = 2 * pair;
