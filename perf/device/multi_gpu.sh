@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # On a machine with several GPUs, over a carried staged build with MPI (perf/device/stage.sh;
 # PK_DEVICE_BUILD, default build/device): one rank per GPU. Records in $1:
-#  - the MPI suite on 2 ranks (CUDA and OpenMP ranks);
-#  - LBM fp32 A-A weak scaling (PK_WEAK cells per GPU, default 512^3, stacked along
-#    PK_WEAK_AXIS, default x) and strong scaling of one lattice (PK_STRONG, default 768^3),
-#    1 vs 2 GPUs (perf/lbm_scaling.py; PK_SERIES=weak runs the weak series alone);
-#  - 3D-Var strong scaling of one field (PK_3DVAR_GRID, default 512,512,256), 1 vs 2 GPUs, at
-#    the default overlap (2.5 sigma) and at PK_3DVAR_WIDE_OVERLAP (default 5 sigma).
+#  - the MPI suite on the largest rank count (CUDA and OpenMP ranks);
+#  - LBM A-A (PK_LBM_PRECISION, default fp32) weak scaling (PK_WEAK cells per GPU, default
+#    512^3, stacked along PK_WEAK_AXIS, default x) and strong scaling of one lattice
+#    (PK_STRONG, default 768^3) on PK_RANKS GPUs (default 1,2; a node of 4: 1,2,4)
+#    (perf/lbm_scaling.py; PK_SERIES=weak runs the weak series alone);
+#  - 3D-Var strong scaling of one field (PK_3DVAR_GRID, default 512,512,256) on as many GPUs,
+#    at the default overlap (2.5 sigma) and at PK_3DVAR_WIDE_OVERLAP (default 5 sigma).
 # PK_MPI_ENV names the file that sets up MPI (default: the staged Debian Open MPI's
 # mpi-env.sh); PK_SKIP_TESTS=1 skips the suite. perf/scaling_report.py charts the records.
 set -uo pipefail
@@ -19,24 +20,26 @@ export OMP_PROC_BIND=false OMP_NUM_THREADS=4
 mkdir -p "$out"
 mpirun=(mpirun --bind-to none -x LD_LIBRARY_PATH -x OMP_PROC_BIND -x OMP_NUM_THREADS)
 status=0
+ranks=${PK_RANKS:-1,2}
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
 nvidia-smi topo -m || true
 mpirun --version | head -1
 if [ "${PK_SKIP_TESTS:-0}" != 1 ]; then  # measure nothing that the suite finds wrong
-  timeout 300 "${mpirun[@]}" -np 2 "$bin/pk-tests-mpi" --gtest_brief=1 || exit 1
+  timeout 300 "${mpirun[@]}" -np "${ranks##*,}" "$bin/pk-tests-mpi" --gtest_brief=1 || exit 1
 fi
 read -r -a weak <<<"${PK_WEAK:-512 512 512}"
 read -r -a strong <<<"${PK_STRONG:-768 768 768}"
-timeout 360 python3 perf/lbm_scaling.py --pk-lbm "$bin/pk-lbm" --mpirun "${mpirun[*]}" --ranks 1,2 --space cuda \
-  --pattern aa --precision fp32 --steps "${PK_LBM_STEPS:-300}" --strong "${strong[@]}" --weak "${weak[@]}" \
+timeout 360 python3 perf/lbm_scaling.py --pk-lbm "$bin/pk-lbm" --mpirun "${mpirun[*]}" --ranks "$ranks" \
+  --space cuda --pattern aa --precision "${PK_LBM_PRECISION:-fp32}" --steps "${PK_LBM_STEPS:-300}" \
+  --strong "${strong[@]}" --weak "${weak[@]}" \
   --weak-axis "${PK_WEAK_AXIS:-x}" --series ${PK_SERIES:-strong weak} --out "$out" || status=1
 [ "${PK_SERIES:-strong weak}" = "strong weak" ] || exit $status
 grid=${PK_3DVAR_GRID:-512,512,256}
 sigma=6 observations=${PK_3DVAR_OBSERVATIONS:-1600000}
 for overlap in $(((5 * sigma + 1) / 2)) "${PK_3DVAR_WIDE_OVERLAP:-$((5 * sigma))}"; do
-  for ranks in 1 2; do
+  for n in ${ranks//,/ }; do
     launcher=()
-    [ $ranks -eq 1 ] || launcher=("${mpirun[@]}" -np $ranks)
+    [ "$n" -eq 1 ] || launcher=("${mpirun[@]}" -np "$n")
     timeout 240 "${launcher[@]}" "$bin/pk-3dvar" --space cuda --grid "$grid" --sigma $sigma \
       --observations "$observations" --max-iterations 2000 --chunks 2 --overlap "$overlap" --out "$out/3dvar-overlap$overlap" || status=1
   done
