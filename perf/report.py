@@ -248,6 +248,25 @@ def chart_efficiency(kernel, platforms, out):
     return save_chart(fig, ax, out / f"efficiency-{kernel}.png")
 
 
+def chart_phi(kernels, efficiency, phi, out):
+    """Kernels x platforms, the efficiency as colour (red 0, green 1), Φ in the last column."""
+    names = list(next(iter(efficiency.values())))
+    grid = [[math.nan if efficiency[k][n] is None else efficiency[k][n] for n in names] + [phi[k]] for k in kernels]
+    fig, ax = plt.subplots(figsize=(2.2 + 1.5 * (len(names) + 1), 1.2 + 0.5 * len(kernels)))
+    ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+    for i, row in enumerate(grid):
+        for j, v in enumerate(row):
+            text = "no record" if math.isnan(v) else f"{v:.3f}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=9, fontweight="bold" if j == len(names) else None)
+    ax.axvline(len(names) - 0.5, color="black", linewidth=2)
+    ax.set_xticks(range(len(names) + 1), names + ["Φ"])
+    ax.set_yticks(range(len(kernels)), kernels)
+    ax.set_title("efficiency per kernel and platform (colour: 0 red .. 1 green; higher = better), Φ", fontsize=10)
+    save(out / "phi.png", lambda t: fig.savefig(t, dpi=100, format="png", bbox_inches="tight"))
+    plt.close(fig)
+    return "phi.png"
+
+
 def chart_speedup(speedup, out):
     kernels = sorted({k for by_kernel in speedup.values() for k in by_kernel})
     width, labelled = 0.8 / len(speedup), set()
@@ -365,6 +384,8 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
         kind = "/".join(sorted({r.kind for r in TABLE if r.kernel == k and r.kind}))
         cells = ["no record" if efficiency[k][n] is None else f"{efficiency[k][n]:.3f}" for n in names]
         lines.append(f"| {k} | {kind} | " + " | ".join(cells) + f" | **{phi[k]:.3f}** |")
+    if "phi" in charts:
+        lines += ["", f"![efficiency and Φ per kernel and platform]({charts['phi']})"]
     lines += ["", "## CPU vs GPU speed-up", ""]
     if speedup:
         lines += ["GPU ÷ CPU throughput on the cases both spaces of a folder ran (for a time: CPU time ÷ GPU "
@@ -438,6 +459,8 @@ def main():
     try:
         out.mkdir(parents=True, exist_ok=True)
         charts = {k: chart_efficiency(k, platforms, out) for k in kernels}
+        if kernels:
+            charts["phi"] = chart_phi(kernels, efficiency, phi, out)
         if speedup:
             charts["speedup"] = chart_speedup(speedup, out)
         scaling_lines = []

@@ -62,7 +62,7 @@ markdown = (out / "report.md").read_text()
 check("| lbm | architectural | 0.615 | 0.222 | **0.327** |" in markdown, "the Φ row of lbm in report.md")
 check("besselk-accuracy-regions-ours.json`: no entry in the efficiency table" in markdown, "the left-out record")
 check("gbees-lorenz96-openmp.json`: the record says the case did not run" in markdown, "the record that did not run")
-for png in ("efficiency-lbm.png", "efficiency-copy.png", "efficiency-rfilter.png"):
+for png in ("efficiency-lbm.png", "efficiency-copy.png", "efficiency-rfilter.png", "phi.png"):
     check((out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG")
 check(not (out / "speedup.png").exists(), "speedup.png without a speed-up")
 check("threads" not in numbers and "CPU strong scaling" not in markdown, "strong scaling without --threads")
