@@ -1,5 +1,6 @@
-# The commit recorded in benchmark results; re-read whenever HEAD moves.
-set(PK_COMMIT "unknown")
+# The commit recorded in benchmark results; re-read whenever HEAD moves. A source without
+# .git (a release tarball, a Spack stage) records its version.
+set(PK_COMMIT "${PROJECT_VERSION} (no git)")
 find_package(Git QUIET)
 if(GIT_FOUND AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
   execute_process(COMMAND "${GIT_EXECUTABLE}" describe --always --dirty --abbrev=12

@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
         if (pk::interrupted()) break;
         for (const Result& r : b->run_on.at(name)(context)) {
           if (!context.wants(r.case_name)) continue;  // a benchmark that measured it anyway
-          pk::ResultRecord record{b->kernel, r.case_name, name, device, command, r.metrics, pk::interrupted()};
+          pk::ResultRecord record{b->kernel, r.case_name,       name,     device, command,
+                                  r.metrics, pk::interrupted(), r.figure, r.limit};
           record.metrics["limit_ratio"] = r.limit_ratio;
           const std::string path = pk::write_result(record, out);
           table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)), r.limit,

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
-"""Bar charts of pk-bench results, CPU (openmp) beside GPU (cuda or hip): one PNG per kernel,
-one panel per metric, one group of bars per case.
+"""One chart per kernel of pk-bench results, CPU (openmp) beside GPU (cuda or hip): on the left
+how fast each case ran (the record's figure: MLUPS, GB/s, cells/s, ...), on the right how close
+that is to the space's own limit (the record's limit_ratio: measured copy roofline, paper,
+reference library, as pk-bench names it). A table of the same numbers goes beside the PNGs
+(summary.md) and to standard output.
 
     /usr/bin/python3 perf/plot_results.py [results-dir] [--out png-dir]
 """
 import argparse
 import collections
 import json
+import math
 import pathlib
 import sys
 
@@ -16,6 +20,20 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
 SPACE_COLOURS = {"openmp": "tab:blue", "cuda": "tab:green", "hip": "tab:red"}
+# Records written before pk-bench named its figure and limit: the figure each kernel's
+# benchmark reported then.
+EARLIER_FIGURES = {"copy": "bandwidth_gbs", "lbm": "mlups", "besselk": ("evals_per_second", "elements_per_second"),
+                   "gbees": "cells_per_second", "rfilter": "wall_seconds"}
+
+
+def figure_of(record):
+    if "figure" in record:
+        return record["figure"]
+    names = EARLIER_FIGURES.get(record["kernel"], ())
+    for name in (names,) if isinstance(names, str) else names:
+        if name in record["metrics"]:
+            return name
+    sys.exit(f"plot_results: {record['kernel']}/{record['case']}: the record names no figure")
 
 
 def load(directory):
@@ -30,27 +48,65 @@ def load(directory):
     return kernels
 
 
+def spaces_of(cases):
+    return sorted({s for by_space in cases.values() for s in by_space}, key=lambda s: (s != "openmp", s))
+
+
+def bars(ax, cases, names, spaces, value):
+    """Horizontal bars, a group per case (top to bottom), a bar per space; the x axis turns
+    logarithmic where the values span more than 20x."""
+    height = 0.8 / len(spaces)
+    shown = []
+    for k, space in enumerate(spaces):
+        values = [value(cases[c][space]) if space in cases[c] else math.nan for c in names]
+        ys = [i + (k - (len(spaces) - 1) / 2) * height for i in range(len(names))]
+        ax.barh(ys, values, height, label=space, color=SPACE_COLOURS.get(space))
+        shown += [v for v in values if v > 0 and math.isfinite(v)]
+    if shown and max(shown) > 20 * min(shown):
+        ax.set_xscale("log")
+    ax.set_yticks(range(len(names)), names)
+    ax.invert_yaxis()
+    ax.grid(axis="x", alpha=0.3)
+
+
 def plot_kernel(kernel, cases, out_dir):
-    spaces = sorted({s for by_space in cases.values() for s in by_space}, key=lambda s: (s != "openmp", s))
-    metrics = sorted({m for by_space in cases.values() for r in by_space.values() for m in r["metrics"]})
+    spaces = spaces_of(cases)
     names = sorted(cases)
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(max(6, 1.6 * len(names)), 2.6 * len(metrics)), squeeze=False)
-    width = 0.8 / len(spaces)
-    for ax, metric in zip(axes[:, 0], metrics):
-        for k, space in enumerate(spaces):
-            values = [cases[c].get(space, {}).get("metrics", {}).get(metric, float("nan")) for c in names]
-            xs = [i + (k - (len(spaces) - 1) / 2) * width for i in range(len(names))]
-            ax.bar(xs, values, width, label=space, color=SPACE_COLOURS.get(space))
-        ax.set_ylabel(metric)
-        ax.set_xticks(range(len(names)), names)
+    any_record = next(iter(next(iter(cases.values())).values()))
+    figure = figure_of(any_record)
+    limits = sorted({r.get("limit", "") for by in cases.values() for r in by.values()} - {""})
+    fig, (speed, ratio) = plt.subplots(1, 2, sharey=True, figsize=(11, 1.2 + 0.32 * len(names) * len(spaces)))
+    bars(speed, cases, names, spaces, lambda r: r["metrics"][figure_of(r)])
+    speed.set_xlabel(figure + (" (lower is faster)" if figure.endswith("seconds") else ""))
+    speed.set_title("how fast", fontsize=10)
+    bars(ratio, cases, names, spaces, lambda r: r["metrics"].get("limit_ratio", math.nan))
+    ratio.axvline(1.0, color="black", linewidth=0.8)
+    ratio.set_xlabel("figure / limit" + (": " + "; ".join(limits) if limits else ""))
+    ratio.set_title("how close to the space's limit (1 = at it)", fontsize=10)
     devices = {s: next(r["device"] for by in cases.values() for sp, r in by.items() if sp == s) for s in spaces}
-    axes[0, 0].set_title(f"{kernel}: " + "; ".join(f"{s}: {d}" for s, d in devices.items()), fontsize=8)
-    axes[0, 0].legend()
+    fig.suptitle(f"{kernel}: " + "; ".join(f"{s}: {d}" for s, d in devices.items()), fontsize=9)
+    speed.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     path = out_dir / f"{kernel}.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def table(kernels):
+    """A markdown table: a row per kernel and case, the figure and ratio per space."""
+    spaces = spaces_of({(k, c): by for k, cases in kernels.items() for c, by in cases.items()})
+    head = "| kernel | case | figure | " + " | ".join(f"{s} | {s} / limit" for s in spaces) + " |"
+    rows = [head, "|" + "---|" * (3 + 2 * len(spaces))]
+    for kernel, cases in sorted(kernels.items()):
+        for case, by in sorted(cases.items()):
+            cells = []
+            for s in spaces:
+                r = by.get(s)
+                cells += [f"{r['metrics'][figure_of(r)]:.4g}", f"{r['metrics'].get('limit_ratio', math.nan):.3g}"] \
+                    if r else ["", ""]
+            rows.append(f"| {kernel} | {case} | {figure_of(next(iter(by.values())))} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
 
 
 def main():
@@ -65,6 +121,9 @@ def main():
     out_dir.mkdir(parents=True, exist_ok=True)
     for kernel, cases in sorted(kernels.items()):
         print(f"wrote {plot_kernel(kernel, cases, out_dir)}")
+    summary = table(kernels)
+    (out_dir / "summary.md").write_text(summary)
+    print(summary, end="")
 
 
 if __name__ == "__main__":

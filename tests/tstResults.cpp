@@ -27,7 +27,10 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
                           "openmp",
                           "test CPU (2 threads)",
                           "pk-bench --kernel lbm",
-                          {{"mlups", 1234.5}, {"roofline_fraction", 0.875}}};
+                          {{"mlups", 1234.5}, {"roofline_fraction", 0.875}},
+                          false,
+                          "mlups",
+                          "copy bw / bytes per update"};
   const std::string path = pk::write_result(record, (dir / "nested").string());
   EXPECT_EQ(std::filesystem::path(path).filename(), "lbm-aa-fp32-128-openmp.json");
 
@@ -42,6 +45,9 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
   EXPECT_EQ(json.at("kokkos").at("version"), pk::kokkos_version());
   EXPECT_EQ(json.at("kokkos").at("patches"), pk::kokkos_patches());
   EXPECT_TRUE(std::regex_match(json.at("date").get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  EXPECT_EQ(json.at("figure"), "mlups");
+  EXPECT_EQ(json.at("limit"), "copy bw / bytes per update");
+  EXPECT_FALSE(json.contains("interrupted"));
   EXPECT_EQ(json.at("metrics").size(), 2u);
   EXPECT_DOUBLE_EQ(json.at("metrics").at("mlups"), 1234.5);
   EXPECT_DOUBLE_EQ(json.at("metrics").at("roofline_fraction"), 0.875);

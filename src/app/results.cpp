@@ -62,6 +62,8 @@ std::string write_result(const ResultRecord& record, const std::string& director
       {"commit", build_commit()}, {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
       {"date", utc_timestamp()},  {"command", record.command},
       {"metrics", metrics}};
+  if (!record.figure.empty()) json["figure"] = record.figure;
+  if (!record.limit.empty()) json["limit"] = record.limit;
   if (record.interrupted) json["interrupted"] = true;
   make_directories(directory);
   const std::string path = (std::filesystem::path(directory) / result_file_name(record)).string();

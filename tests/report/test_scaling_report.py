@@ -13,14 +13,9 @@ import shutil
 import subprocess
 import sys
 
+from checks import check, finish
+
 SCRIPT, OUT = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def write(path, kernel, case, metrics):
@@ -85,5 +80,4 @@ refused("no records", [OUT / "empty"], "no LBM or 3D-Var scaling records")
 refused("not a folder", [OUT / "missing"], "is not a folder")
 refused("several folders, no --out", [good, lonely], "several results folders need --out")
 
-print(f"{len(failures)} failures" if failures else "scaling_report: every check passed")
-sys.exit(1 if failures else 0)
+finish("scaling_report: every check passed")

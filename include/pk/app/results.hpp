@@ -17,6 +17,8 @@ struct ResultRecord {
   std::string command;
   std::map<std::string, double> metrics;
   bool interrupted = false;
+  std::string figure;  // the metric compared with a limit (pk-bench), or empty
+  std::string limit;   // what that limit is; metrics["limit_ratio"] holds figure / limit
 };
 
 // The commit this binary was built from (git describe, "-dirty" for local changes).
