@@ -19,6 +19,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
+from report import natural  # noqa: E402  (case names with numbers in numeric order)
+
 SPACE_COLOURS = {"openmp": "tab:blue", "cuda": "tab:green", "hip": "tab:red"}
 # Records written before pk-bench named its figure and limit: the figure each kernel's
 # benchmark reported then.
@@ -71,7 +73,7 @@ def bars(ax, cases, names, spaces, value):
 
 def plot_kernel(kernel, cases, out_dir):
     spaces = spaces_of(cases)
-    names = sorted(cases)
+    names = sorted(cases, key=natural)
     any_record = next(iter(next(iter(cases.values())).values()))
     figure = figure_of(any_record)
     limits = sorted({r.get("limit", "") for by in cases.values() for r in by.values()} - {""})
@@ -99,7 +101,7 @@ def table(kernels):
     head = "| kernel | case | figure | " + " | ".join(f"{s} | {s} / limit" for s in spaces) + " |"
     rows = [head, "|" + "---|" * (3 + 2 * len(spaces))]
     for kernel, cases in sorted(kernels.items()):
-        for case, by in sorted(cases.items()):
+        for case, by in sorted(cases.items(), key=lambda item: natural(item[0])):
             cells = []
             for s in spaces:
                 r = by.get(s)
