@@ -19,23 +19,19 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
-from report import natural  # noqa: E402  (case names with numbers in numeric order)
+from report import natural, row_of  # noqa: E402  (numeric order of case names; the report's table)
 
 SPACE_COLOURS = {"openmp": "tab:blue", "cuda": "tab:green", "hip": "tab:red"}
-# Records written before pk-bench named its figure and limit: the figure each kernel's
-# benchmark reported then.
-EARLIER_FIGURES = {"copy": "bandwidth_gbs", "lbm": "mlups", "besselk": ("evals_per_second", "elements_per_second"),
-                   "gbees": "cells_per_second", "rfilter": "wall_seconds"}
 
 
 def figure_of(record):
+    """The record's figure; for records written before pk-bench named it, the report's headline."""
     if "figure" in record:
         return record["figure"]
-    names = EARLIER_FIGURES.get(record["kernel"], ())
-    for name in (names,) if isinstance(names, str) else names:
-        if name in record["metrics"]:
-            return name
-    sys.exit(f"plot_results: {record['kernel']}/{record['case']}: the record names no figure")
+    row = row_of(record["kernel"], record["case"])
+    if row is None or row.headline not in record["metrics"]:
+        sys.exit(f"plot_results: {record['kernel']}/{record['case']}: the record names no figure")
+    return row.headline
 
 
 def load(directory):

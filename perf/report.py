@@ -67,6 +67,11 @@ TABLE = [
 ]
 
 
+def row_of(kernel, case):
+    """The TABLE row of a kernel's case, or None."""
+    return next((r for r in TABLE if r.kernel == kernel and re.fullmatch(r.case, str(case))), None)
+
+
 def fail(message):
     print(f"report: error: {message}", file=sys.stderr)
     sys.exit(2)
@@ -94,7 +99,7 @@ def read_folder(name, folder, skipped):
         if missing or not isinstance(record["metrics"], dict):
             fail(f"{path}: a record without {', '.join(sorted(missing)) or 'a metrics object'}")
         key, space, metrics = (record["kernel"], record["case"]), record["space"], record["metrics"]
-        row = next((r for r in TABLE if r.kernel == key[0] and re.fullmatch(r.case, str(key[1]))), None)
+        row = row_of(*key)
         if row is None:
             skipped.append((path, "no entry in the efficiency table (not a pk-bench figure)"))
             continue
@@ -219,11 +224,15 @@ def save(path, write):
     os.replace(temporary, path)
 
 
-def save_chart(fig, ax, path):
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))  # beside the bars, never over them
+def save_figure(fig, path):
     save(path, lambda t: fig.savefig(t, dpi=100, format="png", bbox_inches="tight"))
     plt.close(fig)
     return path.name
+
+
+def save_chart(fig, ax, path):
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))  # beside the bars, never over them
+    return save_figure(fig, path)
 
 
 def chart_efficiency(kernel, platforms, out):
@@ -262,9 +271,7 @@ def chart_phi(kernels, efficiency, phi, out):
     ax.set_xticks(range(len(names) + 1), names + ["Φ"])
     ax.set_yticks(range(len(kernels)), kernels)
     ax.set_title("efficiency per kernel and platform (colour: 0 red .. 1 green; higher = better), Φ", fontsize=10)
-    save(out / "phi.png", lambda t: fig.savefig(t, dpi=100, format="png", bbox_inches="tight"))
-    plt.close(fig)
-    return "phi.png"
+    return save_figure(fig, out / "phi.png")
 
 
 def chart_speedup(speedup, out):
