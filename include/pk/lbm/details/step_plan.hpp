@@ -104,12 +104,11 @@ class StepPlan {
   }
 
   // Whether streaming steps (A-B, A-A odd) of the whole lattice or of whole x-y planes of it
-  // run in two passes: the cells the
-  // open path can step (OpenCells: no wall link, no periodic y or z face), then the groups
-  // of cells with such walls (WalledCells, cell_group), listed into grid.walled_groups. This
-  // pays where the step is bound by its instructions, fp16 storage on GPUs, on lattices large
-  // enough that the second launch costs less than the tests it saves, and where few groups
-  // have walls (docs/lbm.md).
+  // run in two passes: the cells the open path can step (OpenCells: no wall link, no
+  // periodic y or z face), then the groups of cells with such walls (WalledCells,
+  // cell_group), listed into grid.walled_groups. This pays where the step is bound by its
+  // instructions, fp16 storage on GPUs, on lattices large enough that the second launch
+  // costs less than the tests it saves, and where few groups have walls (docs/lbm.md).
   void choose_split_by_walls(Grid<memory_space>& grid) {
     if constexpr (can_split_by_walls) {
       if (cells_ < (1 << 19)) return;
