@@ -76,10 +76,8 @@ std::vector<double> snapshot_times(const Parameters& p, int snapshots) {
 struct Snapshot {
   std::string label;  // "t=1.000000-" before a measurement, "+" after
   HostCells cells;
-  double bc = -1;  // vs Monte Carlo, when run
-  // The probability budget so far (Statistics): removed by pruning, added by clipping
-  // undershoots, lost through open faces, each before renormalising.
-  double pruned = 0, clipped = 0, outflow = 0;
+  double bc = -1;     // vs Monte Carlo, when run
+  Statistics so_far;  // the run's up to here: its probability budget (pruned, clipped, outflow)
 };
 
 void write_marginals(const Snapshot& s, const std::string& dir, const std::string& stem) {
@@ -195,9 +193,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     Snapshot s;
     s.cells = solver.cells();
     s.label = "t" + fixed(solver.time(), 4) + suffix;
-    const Statistics so_far = solver.statistics();
-    s.pruned = so_far.pruned_probability, s.clipped = so_far.clipped_probability;
-    s.outflow = so_far.outflow_probability;
+    s.so_far = solver.statistics();
     if (mc) {
       mc->advance_to(solver.time());
       s.bc = mc->bhattacharyya(s.cells, p.threshold);
@@ -345,9 +341,9 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                      {"time", s.cells.time},
                      {"cells", s.cells.size()},
                      {"kept_probability", kept},
-                     {"pruned_probability", s.pruned},
-                     {"clipped_probability", s.clipped},
-                     {"outflow_probability", s.outflow}};
+                     {"pruned_probability", s.so_far.pruned_probability},
+                     {"clipped_probability", s.so_far.clipped_probability},
+                     {"outflow_probability", s.so_far.outflow_probability}};
     if (s.bc >= 0) e["bhattacharyya"] = s.bc;
     curve.push_back(e);
   }
