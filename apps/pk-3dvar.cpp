@@ -394,11 +394,21 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const auto control = cg_control<Vector>(o, header, files, schedule, resume ? &*resume : nullptr, world.rank() == 0,
                                           [&](unsigned due) { return world.bit_or(due); });
   Kokkos::Timer timer;
-  const double communication_before = var->communication_seconds();
+  const auto before = var->phase_seconds();
   const auto result = var->analyse(background, analysis, o.tolerance, o.max_iterations, control);
   space.fence();
   const double seconds = world.max(timer.seconds());
-  const double communication_share = world.max((var->communication_seconds() - communication_before) / seconds);
+  const auto after = var->phase_seconds();
+  // The slowest rank's share of the solve in each phase.
+  using Phases = typename rf::DistributedThreeDVar<Space>::PhaseSeconds;
+  const auto share = [&](double Phases::*phase) { return world.max((after.*phase - before.*phase) / seconds); };
+  const double communication_share = world.max(
+      (after.halo_exchanges + after.reductions - before.halo_exchanges - before.reductions) / seconds);
+  const std::map<std::string, double> phase_shares{{"halo_exchange_share", share(&Phases::halo_exchanges)},
+                                                   {"reduction_share", share(&Phases::reductions)},
+                                                   {"x_filter_share", share(&Phases::x_filter)},
+                                                   {"y_z_filter_share", share(&Phases::y_z_filters)},
+                                                   {"observation_operator_share", share(&Phases::observation_operator)}};
   const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
   const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
 #if PK_ENABLE_HDF5
@@ -421,6 +431,7 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   record.metrics["points_per_rank"] = static_cast<double>(grid.size()) / world.size();
   record.metrics["overlap"] = setup.chunking.overlap;
   record.metrics["communication_share"] = communication_share;
+  record.metrics.insert(phase_shares.begin(), phase_shares.end());
   record.metrics["staged_exchange"] = var->staged() ? 1.0 : 0.0;
   record.metrics["checkpoints"] = files.written();
   record.interrupted = result.cg.interrupted;

@@ -93,6 +93,17 @@ class DistributedThreeDVar {
   const XSlab& slab() const { return slab_; }
   // Whether halos pass through host memory (a GPU space, MPI not GPU-aware).
   bool staged() const { return halo_.staged(); }
+  // Wall time this rank spent so far in each phase of the operators and of CG (each
+  // computing phase ends with a fence; the rest of a solve is CG's vector operations).
+  struct PhaseSeconds {
+    double halo_exchanges = 0, reductions = 0, x_filter = 0, y_z_filters = 0, observation_operator = 0;
+  };
+  PhaseSeconds phase_seconds() const {
+    PhaseSeconds s = phases_;
+    s.halo_exchanges = halo_.seconds();
+    s.reductions = reduction_seconds_;
+    return s;
+  }
   // Wall time this rank spent communicating so far: halo exchanges and CG's reductions.
   double communication_seconds() const { return halo_.seconds() + reduction_seconds_; }
   // Entries of this rank's slab vectors: slab x extent * ny * nz, x fastest.
@@ -185,17 +196,32 @@ class DistributedThreeDVar {
   // The slab of x := V x (room: anything on entry, not zero on exit).
   void apply_v_extended(const Vector& x) {
     halo_.fill(as_extended_field(x), overlap_, overlap_);
-    apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0]);
-    filter_y_z(x, Transpose::no);
-    Details::scale_in_place(space_, x, scale_);
+    timed(phases_.x_filter, [&] { apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0]); });
+    timed(phases_.y_z_filters, [&] {
+      filter_y_z(x, Transpose::no);
+      Details::scale_in_place(space_, x, scale_);
+    });
   }
 
   // x := V^T x (room zero on entry and on exit).
   void apply_vt_extended(const Vector& x) {
-    Details::scale_in_place(space_, x, scale_);
-    filter_y_z(x, Transpose::yes);
-    apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0], Transpose::yes);
+    timed(phases_.y_z_filters, [&] {
+      Details::scale_in_place(space_, x, scale_);
+      filter_y_z(x, Transpose::yes);
+    });
+    timed(phases_.x_filter,
+          [&] { apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0], Transpose::yes); });
     halo_.add_back(as_extended_field(x), overlap_, overlap_);
+  }
+
+  // Runs work() and adds its wall time, fenced, to `seconds`.
+  template <class Work>
+  void timed(double& seconds, const Work& work) {
+    space_.fence();
+    Kokkos::Timer timer;
+    work();
+    space_.fence();
+    seconds += timer.seconds();
   }
 
   // out = (I + V^T H^T R^-1 H V) in (collective; extended layout, room zero).
@@ -221,13 +247,14 @@ class DistributedThreeDVar {
   // x layer, put in the first layer of room above the slab.
   void observe(const Vector& field, const Vector& values) {
     halo_.fill(as_extended_field(field), 0, 1);
-    interpolate(space_, extended_grid_, observations_, field, values);
-    space_.fence();
+    timed(phases_.observation_operator, [&] { interpolate(space_, extended_grid_, observations_, field, values); });
   }
   // field += H^T R^-1 values, what lands in the layer above the slab added into the upper
   // rank's first layer (field's room: zero on entry and on exit).
   void add_observed_transpose(const Vector& values, const Vector& field) {
-    add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes);
+    timed(phases_.observation_operator, [&] {
+      add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes);
+    });
     halo_.add_back(as_extended_field(field), 0, 1);
   }
 
@@ -244,6 +271,7 @@ class DistributedThreeDVar {
   Vector work_, obs_work_;
   double scale_ = 1;
   double reduction_seconds_ = 0;
+  PhaseSeconds phases_;
 };
 
 }  // namespace pk::rfilter
