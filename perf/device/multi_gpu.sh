@@ -5,9 +5,11 @@
 #  - LBM A-A (PK_LBM_PRECISION, default fp32) weak scaling (PK_WEAK cells per GPU, default
 #    512^3, stacked along PK_WEAK_AXIS, default x) and strong scaling of one lattice
 #    (PK_STRONG, default 768^3) on PK_RANKS GPUs (default 1,2; a node of 4: 1,2,4)
-#    (perf/lbm_scaling.py; PK_SERIES=weak runs the weak series alone);
-#  - 3D-Var strong scaling of one field (PK_3DVAR_GRID, default 512,512,256) on as many GPUs,
-#    at the default overlap (2.5 sigma) and at PK_3DVAR_WIDE_OVERLAP (default 5 sigma).
+#    (perf/lbm_scaling.py);
+#  - 3D-Var strong scaling of one field (PK_3DVAR_GRID, default 512,512,256, with
+#    PK_3DVAR_OBSERVATIONS, default 1600000) on as many GPUs, at the overlaps PK_3DVAR_OVERLAPS
+#    (default 2.5 and 5 sigma).
+# PK_SERIES names the parts to run (default "strong weak 3dvar").
 # PK_MPI_ENV names the file that sets up MPI (default: the staged Debian Open MPI's
 # mpi-env.sh); PK_SKIP_TESTS=1 skips the suite. perf/scaling_report.py charts the records.
 set -uo pipefail
@@ -29,14 +31,16 @@ if [ "${PK_SKIP_TESTS:-0}" != 1 ]; then  # measure nothing that the suite finds 
 fi
 read -r -a weak <<<"${PK_WEAK:-512 512 512}"
 read -r -a strong <<<"${PK_STRONG:-768 768 768}"
-timeout 360 python3 perf/lbm_scaling.py --pk-lbm "$bin/pk-lbm" --mpirun "${mpirun[*]}" --ranks "$ranks" \
-  --space cuda --pattern aa --precision "${PK_LBM_PRECISION:-fp32}" --steps "${PK_LBM_STEPS:-300}" \
+series=${PK_SERIES:-strong weak 3dvar}
+lbm_series=$(echo "$series" | tr ' ' '\n' | grep -xE 'strong|weak' | tr '\n' ' ')
+[ -z "$lbm_series" ] || timeout "${PK_LBM_TIMEOUT:-360}" python3 perf/lbm_scaling.py --pk-lbm "$bin/pk-lbm" \
+  --mpirun "${mpirun[*]}" --ranks "$ranks" --space cuda --pattern aa --precision "${PK_LBM_PRECISION:-fp32}" --steps "${PK_LBM_STEPS:-300}" \
   --strong "${strong[@]}" --weak "${weak[@]}" \
-  --weak-axis "${PK_WEAK_AXIS:-x}" --series ${PK_SERIES:-strong weak} --out "$out" || status=1
-[ "${PK_SERIES:-strong weak}" = "strong weak" ] || exit $status
+  --weak-axis "${PK_WEAK_AXIS:-x}" --series $lbm_series --out "$out" || status=1
+[[ " $series " == *" 3dvar "* ]] || exit $status
 grid=${PK_3DVAR_GRID:-512,512,256}
 sigma=6 observations=${PK_3DVAR_OBSERVATIONS:-1600000}
-for overlap in $(((5 * sigma + 1) / 2)) "${PK_3DVAR_WIDE_OVERLAP:-$((5 * sigma))}"; do
+for overlap in ${PK_3DVAR_OVERLAPS:-$(((5 * sigma + 1) / 2)) $((5 * sigma))}; do
   for n in ${ranks//,/ }; do
     launcher=()
     [ "$n" -eq 1 ] || launcher=("${mpirun[@]}" -np "$n")

@@ -9,7 +9,8 @@
 # PK_SANITIZE_TOOLS    default "memcheck racecheck initcheck synccheck"
 # PK_SANITIZE_GPUS     the GPUs to use (default: all). The suite spreads the tools over them,
 #                      a tool with several GPUs running its tests in as many gtest shards at
-#                      once; the MPI suite takes them in pairs, a tool per pair at a time.
+#                      once; the MPI suite takes them in pairs, a test per run
+#                      (PK_SANITIZE_JOBS runs at a time, default 8).
 # PK_SANITIZE_SECONDS  the time limit of each tool's runs together (default 420)
 # OUT (default perf/results/sanitizers/logs) gets a log per run; each run's verdict is one line
 #   sanitize: TOOL BINARY 'FILTER' [shard K/N]: clean|errors reported|tests failed|out of time (exit RC) after N s
@@ -80,12 +81,28 @@ suite() {  # tool gpu [shard shards]
   return $status
 }
 
-# The MPI suite's tests on CUDA ranks, 2 of them, one GPU each of the pair (pk-tests-mpi picks
-# its GPU by node-local rank among the visible ones).
-mpi_suite() {  # tool gpu,gpu
-  export CUDA_VISIBLE_DEVICES=$2
-  run $((SECONDS + limit)) "$1" mpirun --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_PROC_BIND \
-    -x OMP_NUM_THREADS -x CUDA_VISIBLE_DEVICES -np 2 -- pk-tests-mpi "*/cuda.*"
+# The MPI suite's tests on CUDA ranks, 2 of them, one GPU each of a pair (pk-tests-mpi picks
+# its GPU by node-local rank among the visible ones), one test per run: the tool instruments
+# each kernel at its first launch, which takes far longer than the tests, so every tool's runs
+# share the pairs, PK_SANITIZE_JOBS (default 8) at a time, within one time limit.
+mpi_suite() {
+  local deadline=$((SECONDS + limit)) status=0 pairs=$((${#gpus[@]} / 2)) n=0 tool test tests
+  tests=$(mpi_tests)
+  for tool in "${tools[@]}"; do
+    for test in $tests; do
+      while [ "$(jobs -rp | wc -l)" -ge "${PK_SANITIZE_JOBS:-8}" ]; do wait -n || status=1; done
+      local p=$((n++ % pairs))
+      (export CUDA_VISIBLE_DEVICES=${gpus[2 * p]},${gpus[2 * p + 1]}
+       run $deadline "$tool" mpirun --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_PROC_BIND \
+         -x OMP_NUM_THREADS -x CUDA_VISIBLE_DEVICES -np 2 -- pk-tests-mpi "$test") &
+    done
+  done
+  while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || status=1; done
+  return $status
+}
+mpi_tests() {  # the full names of the MPI suite's tests on CUDA
+  "$bin/pk-tests-mpi" --gtest_list_tests --gtest_filter='*/cuda.*' 2>/dev/null |
+    awk '/^[^ ]/ {suite = $1} /^  / {print suite $1}'
 }
 
 status=0
@@ -110,14 +127,6 @@ if [[ " $parts " == *" suite "* ]]; then
 fi
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 if [[ " $parts " == *" mpi "* ]] && [ -x "$bin/pk-tests-mpi" ] && [ ${#gpus[@]} -ge 2 ]; then
-  pairs=$((${#gpus[@]} / 2))
-  for ((t = 0; t < ${#tools[@]}; t += pairs)); do
-    pids=()
-    for ((p = 0; p < pairs && t + p < ${#tools[@]}; p++)); do
-      mpi_suite "${tools[$((t + p))]}" "${gpus[$((2 * p))]},${gpus[$((2 * p + 1))]}" &
-      pids+=($!)
-    done
-    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-  done
+  mpi_suite || status=1
 fi
 exit $status
