@@ -10,7 +10,8 @@
 # PK_SANITIZE_GPUS     the GPUs to use (default: all). The suite spreads the tools over them,
 #                      a tool with several GPUs running its tests in as many gtest shards at
 #                      once; the MPI suite takes them in pairs, a test per run
-#                      (PK_SANITIZE_JOBS runs at a time, default 8).
+#                      (PK_SANITIZE_JOBS runs at a time, default 8), those that
+#                      PK_SANITIZE_MPI_FILTER names (a gtest filter, default */cuda.*).
 # PK_SANITIZE_SECONDS  the time limit of each tool's runs together (default 420)
 # OUT (default perf/results/sanitizers/logs) gets a log per run; each run's verdict is one line
 #   sanitize: TOOL BINARY 'FILTER' [shard K/N]: clean|errors reported|tests failed|out of time (exit RC) after N s
@@ -100,8 +101,8 @@ mpi_suite() {
   while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || status=1; done
   return $status
 }
-mpi_tests() {  # the full names of the MPI suite's tests on CUDA
-  "$bin/pk-tests-mpi" --gtest_list_tests --gtest_filter='*/cuda.*' 2>/dev/null |
+mpi_tests() {  # the full names of the MPI suite's tests on CUDA (or of PK_SANITIZE_MPI_FILTER)
+  "$bin/pk-tests-mpi" --gtest_list_tests --gtest_filter="${PK_SANITIZE_MPI_FILTER:-*/cuda.*}" 2>/dev/null |
     awk '/^[^ ]/ {suite = $1} /^  / {print suite $1}'
 }
 

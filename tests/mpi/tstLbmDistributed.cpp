@@ -154,14 +154,18 @@ TYPED_TEST(LbmDistributed, SameAsOneRankOnWholePlanesSplitByWalls) {
 
 // The other traversal (cells on CPUs: the GPUs' kernels, with fp32 A-A in shifted storage
 // and its even step staged; rows on GPUs).
-TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversal) {
-  constexpr Traversal other = default_traversal<TypeParam> == Traversal::rows ? Traversal::cells : Traversal::rows;
-  for (Streaming s : {Streaming::aa, Streaming::ab}) {
-    expect_same_populations<TypeParam, float, other>(channel_x(), s, 6);
-    expect_same_populations<TypeParam, float, other>(periodic_z(), s, 5);
-    expect_same_populations<TypeParam, double, other>(posts_y(), s, 5);
-  }
+// The traversal the space does not pick, one test per streaming pattern: each pattern's
+// kernels are new to the process, and compute-sanitizer instruments a kernel at its first
+// launch, which makes one test of both patterns outlast a sanitizer run's time limit.
+template <class Space>
+void expect_other_traversal_same(Streaming s) {
+  constexpr Traversal other = default_traversal<Space> == Traversal::rows ? Traversal::cells : Traversal::rows;
+  expect_same_populations<Space, float, other>(channel_x(), s, 6);
+  expect_same_populations<Space, float, other>(periodic_z(), s, 5);
+  expect_same_populations<Space, double, other>(posts_y(), s, 5);
 }
+TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversalAA) { expect_other_traversal_same<TypeParam>(Streaming::aa); }
+TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversalAB) { expect_other_traversal_same<TypeParam>(Streaming::ab); }
 
 // A rank's VTK piece: its slab and the next rank's first layer, as one solver has them.
 TYPED_TEST(LbmDistributed, PiecesShareBoundaryLayers) {
