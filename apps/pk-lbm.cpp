@@ -175,6 +175,10 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
         const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
   require_lattice_memory(space, geometry.cell_count(), parameters, sizeof(Real));
+  // On a device, the memory the solver holds is measured, as what it leaves free: the figure
+  // that says how large a lattice fits, beside the plan that refuses larger ones.
+  constexpr bool on_device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  const double free_before = on_device ? pk::available_bytes(space) : 0;
   const pk::CheckpointHeader header = run_header(name, geometry, parameters, options);
   pk::CheckpointFiles files(options.checkpoint.path, 1, 0);
   const bool restart = !options.checkpoint.restart.empty();
@@ -263,6 +267,14 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
                            {"tau", parameters.tau},
                            {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0}},
                           pk::interrupted()};
+  if (on_device) {
+    const double cells = static_cast<double>(geometry.cell_count());
+    const double measured = (free_before - pk::available_bytes(space)) / cells;
+    const double planned = pk::lbm::memory_plan(geometry.cell_count(), parameters, sizeof(Real)).device / cells;
+    record.metrics["device_bytes_per_cell"] = measured;
+    record.metrics["planned_device_bytes_per_cell"] = planned;
+    std::printf("  device memory: %.1f bytes a cell held (plan %.1f)\n", measured, planned);
+  }
   report_checkpoints(files, solver, record.metrics, true);
   const std::string path = pk::write_result(record, options.out);
   std::cout << "  wrote " << path << '\n';
