@@ -17,6 +17,7 @@ import json
 import pathlib
 import re
 import sys
+import textwrap
 
 import matplotlib
 
@@ -118,7 +119,7 @@ def table(lbm, var):
 
 def chart(lbm, var, path):
     groups = max(len({row["series"] for row in lbm}), len({row["folder"] for row in var}), 1)
-    fig, axes = plt.subplots(1, 2, figsize=(max(11, 2.4 * groups), 5))
+    fig, axes = plt.subplots(1, 2, figsize=(max(11, 4 * groups), 5.5))
     for ax, rows, label, value, note in (
             (axes[0], lbm, "series", "glups", "efficiency"),
             (axes[1], var, "folder", "seconds", "speedup")):
@@ -126,16 +127,18 @@ def chart(lbm, var, path):
         ranks = sorted({row["ranks"] for row in rows})
         width = 0.8 / max(len(ranks), 1)
         for k, n in enumerate(ranks):
+            labelled = False  # the legend names each rank count once, from its first bar
             for g, group in enumerate(groups):
                 for row in rows:
                     if row[label] == group and row["ranks"] == n:
                         x = g + (k - (len(ranks) - 1) / 2) * width
-                        ax.bar(x, row[value], width, color=f"C{k}", label=f"{n} rank{'s' if n > 1 else ''}"
-                               if g == 0 else None)
+                        ax.bar(x, row[value], width, color=f"C{k}",
+                               label=None if labelled else f"{n} rank{'s' if n > 1 else ''}")
+                        labelled = True
                         if n > 1:
                             ax.annotate(f"{note} {row[note]:.2f}", (x, row[value]), ha="center", va="bottom",
                                         fontsize=8)
-        ax.set_xticks(range(len(groups)), [g.replace(": ", ":\n") for g in groups], fontsize=8)
+        ax.set_xticks(range(len(groups)), ["\n".join(textwrap.wrap(g, 24)) for g in groups], fontsize=8)
         ax.legend(fontsize=8)
     axes[0].set_title("LBM: GLUPS (higher is better)")
     axes[1].set_title("3D-Var: seconds per analysis (lower is better)")
