@@ -195,23 +195,28 @@ class DistributedThreeDVar {
 
   // The slab of x := V x (room: anything on entry, not zero on exit).
   void apply_v_extended(const Vector& x) {
-    halo_.fill(as_extended_field(x), overlap_, overlap_);
-    timed(phases_.x_filter, [&] { apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0]); });
-    timed(phases_.y_z_filters, [&] {
-      filter_y_z(x, Transpose::no);
-      Details::scale_in_place(space_, x, scale_);
-    });
+    filter_extended(x, Transpose::no);
+    timed(phases_.y_z_filters, [&] { Details::scale_in_place(space_, x, scale_); });
   }
 
   // x := V^T x (room zero on entry and on exit).
   void apply_vt_extended(const Vector& x) {
-    timed(phases_.y_z_filters, [&] {
-      Details::scale_in_place(space_, x, scale_);
-      filter_y_z(x, Transpose::yes);
-    });
-    timed(phases_.x_filter,
-          [&] { apply_filter(space_, as_extended_field(x), 0, covariance_.per_axis[0], Transpose::yes); });
-    halo_.add_back(as_extended_field(x), overlap_, overlap_);
+    timed(phases_.y_z_filters, [&] { Details::scale_in_place(space_, x, scale_); });
+    filter_extended(x, Transpose::yes);
+  }
+
+  // V = scale_ F: x := F x (the slab; room as for V) or F^T x (room zero on entry and exit).
+  void filter_extended(const Vector& x, Transpose transpose) {
+    const Field field = as_extended_field(x);
+    if (transpose == Transpose::no) {
+      halo_.fill(field, overlap_, overlap_);
+      timed(phases_.x_filter, [&] { apply_filter(space_, field, 0, covariance_.per_axis[0]); });
+      timed(phases_.y_z_filters, [&] { filter_y_z(x, Transpose::no); });
+    } else {
+      timed(phases_.y_z_filters, [&] { filter_y_z(x, Transpose::yes); });
+      timed(phases_.x_filter, [&] { apply_filter(space_, field, 0, covariance_.per_axis[0], Transpose::yes); });
+      halo_.add_back(field, overlap_, overlap_);
+    }
   }
 
   // Runs work() and adds its wall time, fenced, to `seconds`.
@@ -224,15 +229,16 @@ class DistributedThreeDVar {
     seconds += timer.seconds();
   }
 
-  // out = (I + V^T H^T R^-1 H V) in (collective; extended layout, room zero).
+  // out = (I + V^T H^T R^-1 H V) in = in + s^2 F^T H^T R^-1 H F in (collective; extended
+  // layout, room zero; V = s F: one pass scales, where V and V^T would take two).
   void apply_system(const Vector& in, const Vector& out) {
     Kokkos::deep_copy(space_, work_, in);
-    apply_v_extended(work_);
+    filter_extended(work_, Transpose::no);
     observe(work_, obs_work_);
     Kokkos::deep_copy(space_, out, 0.0);
     add_observed_transpose(obs_work_, out);
-    apply_vt_extended(out);
-    blas::axpby(space_, 1.0, in, 1.0, out);
+    filter_extended(out, Transpose::yes);
+    blas::axpby(space_, 1.0, in, scale_ * scale_, out);
   }
 
   // y then z (V), or z then y (V^T), as apply_filter_all_axes runs them, on every x layer.

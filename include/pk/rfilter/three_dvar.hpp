@@ -62,11 +62,16 @@ class CovarianceRoot {
 
   // x = V x (Transpose::no) or x = V^T x (Transpose::yes), in place.
   void apply(const Vector& x, Transpose transpose = Transpose::no) const {
+    filter(x, transpose);
+    Details::scale_in_place(space_, x, scale_);
+  }
+  // V = scale() F: x = F x or F^T x, in place (a product of V^T and V scales once, by scale()^2).
+  void filter(const Vector& x, Transpose transpose = Transpose::no) const {
     require(static_cast<long>(x.extent(0)) == grid_.size(), "3D-Var: a field needs one entry per grid point");
     const Field field(x.data(), grid_.nx, grid_.ny, grid_.nz);
     apply_filter_all_axes(space_, field, covariance_.per_axis, transpose);
-    Details::scale_in_place(space_, x, scale_);
   }
+  double scale() const { return scale_; }
 
  private:
   ExecutionSpace space_;
@@ -98,15 +103,16 @@ class ThreeDVar {
   // x = V^T x, in place.
   void apply_vt(const Vector& x) const { v_.apply(x, Transpose::yes); }
 
-  // out = (I + V^T H^T R^-1 H V) in.
+  // out = (I + V^T H^T R^-1 H V) in = in + s^2 F^T H^T R^-1 H F in (V = s F: one pass
+  // over the grid scales, where V and V^T would take two).
   void apply_system(const Vector& in, const Vector& out) const {
     Kokkos::deep_copy(space_, work_, in);
-    apply_v(work_);
+    v_.filter(work_);
     interpolate(space_, grid_, obs_, work_, obs_work_);
     Kokkos::deep_copy(space_, out, 0.0);
     add_transpose(space_, grid_, obs_, obs_work_, out, WeightByInverseVariance::yes);
-    apply_vt(out);
-    blas::axpby(space_, 1.0, in, 1.0, out);
+    v_.filter(out, Transpose::yes);
+    blas::axpby(space_, 1.0, in, v_.scale() * v_.scale(), out);
   }
 
   // analysis = background + V v, v from CG on eq. (3); `control`: CG's (a restart, checkpoints).
