@@ -402,13 +402,14 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   // The slowest rank's share of the solve in each phase.
   using Phases = typename rf::DistributedThreeDVar<Space>::PhaseSeconds;
   const auto share = [&](double Phases::*phase) { return world.max((after.*phase - before.*phase) / seconds); };
-  const double communication_share = world.max(
-      (after.halo_exchanges + after.reductions - before.halo_exchanges - before.reductions) / seconds);
-  const std::map<std::string, double> phase_shares{{"halo_exchange_share", share(&Phases::halo_exchanges)},
-                                                   {"reduction_share", share(&Phases::reductions)},
-                                                   {"x_filter_share", share(&Phases::x_filter)},
-                                                   {"y_z_filter_share", share(&Phases::y_z_filters)},
-                                                   {"observation_operator_share", share(&Phases::observation_operator)}};
+  const double communication_share =
+      world.max((after.halo_exchanges + after.reductions - before.halo_exchanges - before.reductions) / seconds);
+  const std::map<std::string, double> phase_shares{
+      {"halo_exchange_share", share(&Phases::halo_exchanges)},
+      {"reduction_share", share(&Phases::reductions)},
+      {"x_filter_share", share(&Phases::x_filter)},
+      {"y_z_filter_share", share(&Phases::y_z_filters)},
+      {"observation_operator_share", share(&Phases::observation_operator)}};
   const double background_rmse = rms_over_ranks(world, background, truth, grid.size());
   const double analysis_rmse = rms_over_ranks(world, analysis, truth, grid.size());
 #if PK_ENABLE_HDF5

@@ -258,9 +258,8 @@ class DistributedThreeDVar {
   // field += H^T R^-1 values, what lands in the layer above the slab added into the upper
   // rank's first layer (field's room: zero on entry and on exit).
   void add_observed_transpose(const Vector& values, const Vector& field) {
-    timed(phases_.observation_operator, [&] {
-      add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes);
-    });
+    timed(phases_.observation_operator,
+          [&] { add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes); });
     halo_.add_back(as_extended_field(field), 0, 1);
   }
 
