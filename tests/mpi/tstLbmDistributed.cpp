@@ -154,8 +154,7 @@ TYPED_TEST(LbmDistributed, SameAsOneRankOnWholePlanesSplitByWalls) {
 }
 
 // The other traversal (cells on CPUs: the GPUs' kernels, with fp32 A-A in shifted storage
-// and its even step staged; rows on GPUs).
-// The traversal the space does not pick, one test per streaming pattern: each pattern's
+// and its even step staged; rows on GPUs), one test per streaming pattern: each pattern's
 // kernels are new to the process, and compute-sanitizer instruments a kernel at its first
 // launch. A-B with each kind of stores named rather than timed: the rows traversal times them
 // on the solver's own lattice, thousands of steps of one this small, which under a sanitizer

@@ -104,8 +104,6 @@ class DistributedThreeDVar {
     s.reductions = reduction_seconds_;
     return s;
   }
-  // Wall time this rank spent communicating so far: halo exchanges and CG's reductions.
-  double communication_seconds() const { return halo_.seconds() + reduction_seconds_; }
   // Entries of this rank's slab vectors: slab x extent * ny * nz, x fastest.
   long local_size() const { return static_cast<long>(slab_.size()) * grid_.ny * grid_.nz; }
   // Entries of CG's vectors on this rank: the slab in the extended layout (CgState).
