@@ -4,6 +4,7 @@
 #include <pk/rfilter/observation_set.hpp>
 
 #include <cmath>
+#include <iomanip>
 
 namespace pk::rfilter {
 
@@ -20,14 +21,13 @@ void check_observations(const ObservationSet& obs, const Grid& grid) {
   for (std::size_t i = 0; i < n; ++i) {
     for (int a = 0; a < 3; ++a) {
       const double c = (*coordinate[a])[i];
-      require(std::isfinite(c) && c >= 0 && c <= extent[a] - 1,
-              "observation " + std::to_string(i) + " lies outside the domain: " + axis_name[a] + " = " +
-                  std::to_string(c) + ", allowed 0.." + std::to_string(extent[a] - 1));
+      require(std::isfinite(c) && c >= 0 && c <= extent[a] - 1, "observation ", i,
+              " lies outside the domain: ", axis_name[a], " = ", std::setprecision(15), c, ", allowed 0..",
+              extent[a] - 1);
     }
-    require(std::isfinite(obs.value[i]), "observation " + std::to_string(i) + " has a value that is not finite");
-    require(
-        std::isfinite(obs.error_std[i]) && obs.error_std[i] > 0,
-        "observation " + std::to_string(i) + ": error std must be > 0 (got " + std::to_string(obs.error_std[i]) + ")");
+    require(std::isfinite(obs.value[i]), "observation ", i, " has a value that is not finite");
+    require(std::isfinite(obs.error_std[i]) && obs.error_std[i] > 0, "observation ", i, ": error std must be > 0 (got ",
+            std::setprecision(15), obs.error_std[i], ")");
   }
 }
 
