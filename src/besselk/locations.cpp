@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <numeric>
 #include <random>
 
@@ -15,8 +16,8 @@ Locations morton_ordered(const Locations& locations) {
   require(n >= 2, "need at least 2 locations (got " + std::to_string(n) + ")");
   double lo_x = locations.x[0], hi_x = lo_x, lo_y = locations.y[0], hi_y = lo_y;
   for (std::size_t i = 0; i < n; ++i) {
-    require(std::isfinite(locations.x[i]) && std::isfinite(locations.y[i]),
-            "location " + std::to_string(i) + " has a non-finite coordinate");
+    require(std::isfinite(locations.x[i]) && std::isfinite(locations.y[i]), "location ", i,
+            " has a non-finite coordinate");
     lo_x = std::min(lo_x, locations.x[i]), hi_x = std::max(hi_x, locations.x[i]);
     lo_y = std::min(lo_y, locations.y[i]), hi_y = std::max(hi_y, locations.y[i]);
   }
@@ -37,9 +38,9 @@ Locations morton_ordered(const Locations& locations) {
   sorted.x.resize(n), sorted.y.resize(n);
   for (std::size_t i = 0; i < n; ++i) sorted.x[i] = locations.x[order[i]], sorted.y[i] = locations.y[order[i]];
   for (std::size_t i = 1; i < n; ++i)
-    require(!(sorted.x[i] == sorted.x[i - 1] && sorted.y[i] == sorted.y[i - 1]),
-            "duplicate location (" + std::to_string(sorted.x[i]) + ", " + std::to_string(sorted.y[i]) +
-                "): two equal rows make the covariance matrix singular");
+    require(!(sorted.x[i] == sorted.x[i - 1] && sorted.y[i] == sorted.y[i - 1]), "duplicate location (",
+            std::setprecision(15), sorted.x[i], ", ", sorted.y[i],
+            "): two equal rows make the covariance matrix singular");
   return sorted;
 }
 
