@@ -18,9 +18,11 @@
 //   pk::rfilter::DistributedThreeDVar<Kokkos::OpenMP> var(world, space, grid, covariance, overlap, observations);
 //   var.analyse(background, analysis, 1e-8, 200);  // background, analysis: this rank's slab
 #include <pk/core/blas.hpp>
+#include <pk/core/timing.hpp>
 #include <pk/mpi/communicator.hpp>
 #include <pk/rfilter/conjugate_gradient.hpp>
 #include <pk/rfilter/details/mpi_reduction.hpp>
+#include <pk/rfilter/details/slab_share.hpp>
 #include <pk/rfilter/details/x_halo.hpp>
 #include <pk/rfilter/filter.hpp>
 #include <pk/rfilter/observations.hpp>
@@ -28,7 +30,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <cmath>
 #include <string>
 
 namespace pk::rfilter {
@@ -66,26 +67,10 @@ class DistributedThreeDVar {
         extended_grid_{room_below_ + slab_.size() + halo_.room_above(), grid.ny, grid.nz} {
     check_covariance(covariance);
     check_observations(observations, grid);
-    constexpr double pi = 3.14159265358979323846;
-    const int extent[3] = {grid.nx, grid.ny, grid.nz};
-    scale_ = covariance.background_std;
-    for (int a = 0; a < 3; ++a)
-      if (extent[a] > 1) scale_ *= std::sqrt(2.0 * std::sqrt(pi) * covariance.per_axis[a].sigma);
-    // this rank's observations: those whose cell's lower x corner it owns, in extended
-    // coordinates (their upper corner is at most the first layer of room above the slab;
-    // on the last rank, the clamp at the grid's end keeps them in the slab)
-    ObservationSet mine;
-    for (std::size_t o = 0; o < observations.size(); ++o) {
-      int lower = static_cast<int>(observations.x[o]);
-      if (lower > grid.nx - 2) lower = grid.nx - 2;
-      if (grid.nx > 1 ? lower < slab_.begin || lower >= slab_.end : comm.rank() != 0) continue;
-      mine.x.push_back(observations.x[o] - slab_.begin + room_below_);
-      mine.y.push_back(observations.y[o]);
-      mine.z.push_back(observations.z[o]);
-      mine.value.push_back(observations.value[o]);
-      mine.error_std.push_back(observations.error_std[o]);
-    }
-    observations_ = to_space(space, mine, extended_grid_);
+    scale_ = covariance_root_scale(grid, covariance);
+    observations_ = to_space(
+        space, Details::observations_of_slab(observations, grid, slab_.begin, slab_.end, room_below_, comm.rank() == 0),
+        extended_grid_);
     obs_work_ = Vector(Kokkos::view_alloc(space, "pk::rfilter::3dvar::observation_work"), observations_.size());
     work_ = extended_vector("pk::rfilter::3dvar::work");
   }
@@ -178,28 +163,19 @@ class DistributedThreeDVar {
 
   // This rank's slab; the same checks on every rank (they depend on the sizes only).
   static XSlab checked_slab(const mpi::Communicator& comm, const Grid& grid, int overlap) {
-    check_grid(grid);
-    const std::string ranks = "3D-Var on " + std::to_string(comm.size()) + " ranks: ";
-    require(comm.size() == 1 || 2 * comm.size() <= grid.nx,
-            ranks + "the grid has only " + std::to_string(grid.nx) + " x layers; use at most " +
-                std::to_string(grid.nx / 2) + " ranks (2 x layers each)");
-    require(comm.size() == 1 || overlap >= 1,
-            ranks + "the overlap must be at least 1 (H reads one x layer of the next rank)");
-    require(overlap >= 0 && (comm.size() == 1 || overlap <= grid.nx / comm.size()),
-            ranks + "overlap " + std::to_string(overlap) + " is larger than the thinnest slab (" +
-                std::to_string(grid.nx / comm.size()) + " x layers); use fewer ranks or a smaller overlap");
+    Details::check_x_split(comm.size(), grid, overlap);
     return x_slab(grid.nx, comm.size(), comm.rank());
   }
 
   // The slab of x := V x (room: anything on entry, not zero on exit).
   void apply_v_extended(const Vector& x) {
     filter_extended(x, Transpose::no);
-    timed(phases_.y_z_filters, [&] { Details::scale_in_place(space_, x, scale_); });
+    phases_.y_z_filters += fenced_seconds(space_, [&] { Details::scale_in_place(space_, x, scale_); });
   }
 
   // x := V^T x (room zero on entry and on exit).
   void apply_vt_extended(const Vector& x) {
-    timed(phases_.y_z_filters, [&] { Details::scale_in_place(space_, x, scale_); });
+    phases_.y_z_filters += fenced_seconds(space_, [&] { Details::scale_in_place(space_, x, scale_); });
     filter_extended(x, Transpose::yes);
   }
 
@@ -208,23 +184,14 @@ class DistributedThreeDVar {
     const Field field = as_extended_field(x);
     if (transpose == Transpose::no) {
       halo_.fill(field, overlap_, overlap_);
-      timed(phases_.x_filter, [&] { apply_filter(space_, field, 0, covariance_.per_axis[0]); });
-      timed(phases_.y_z_filters, [&] { filter_y_z(x, Transpose::no); });
+      phases_.x_filter += fenced_seconds(space_, [&] { apply_filter(space_, field, 0, covariance_.per_axis[0]); });
+      phases_.y_z_filters += fenced_seconds(space_, [&] { filter_y_z(x, Transpose::no); });
     } else {
-      timed(phases_.y_z_filters, [&] { filter_y_z(x, Transpose::yes); });
-      timed(phases_.x_filter, [&] { apply_filter(space_, field, 0, covariance_.per_axis[0], Transpose::yes); });
+      phases_.y_z_filters += fenced_seconds(space_, [&] { filter_y_z(x, Transpose::yes); });
+      phases_.x_filter +=
+          fenced_seconds(space_, [&] { apply_filter(space_, field, 0, covariance_.per_axis[0], Transpose::yes); });
       halo_.add_back(field, overlap_, overlap_);
     }
-  }
-
-  // Runs work() and adds its wall time, fenced, to `seconds`.
-  template <class Work>
-  void timed(double& seconds, const Work& work) {
-    space_.fence();
-    Kokkos::Timer timer;
-    work();
-    space_.fence();
-    seconds += timer.seconds();
   }
 
   // out = (I + V^T H^T R^-1 H V) in = in + s^2 F^T H^T R^-1 H F in (collective; extended
@@ -251,13 +218,15 @@ class DistributedThreeDVar {
   // x layer, put in the first layer of room above the slab.
   void observe(const Vector& field, const Vector& values) {
     halo_.fill(as_extended_field(field), 0, 1);
-    timed(phases_.observation_operator, [&] { interpolate(space_, extended_grid_, observations_, field, values); });
+    phases_.observation_operator +=
+        fenced_seconds(space_, [&] { interpolate(space_, extended_grid_, observations_, field, values); });
   }
   // field += H^T R^-1 values, what lands in the layer above the slab added into the upper
   // rank's first layer (field's room: zero on entry and on exit).
   void add_observed_transpose(const Vector& values, const Vector& field) {
-    timed(phases_.observation_operator,
-          [&] { add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes); });
+    phases_.observation_operator += fenced_seconds(space_, [&] {
+      add_transpose(space_, extended_grid_, observations_, values, field, WeightByInverseVariance::yes);
+    });
     halo_.add_back(as_extended_field(field), 0, 1);
   }
 

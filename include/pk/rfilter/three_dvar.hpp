@@ -30,6 +30,18 @@ inline void check_covariance(const BackgroundCovariance& b) {
           "3D-Var: background error std must be > 0 (got " + std::to_string(b.background_std) + ")");
 }
 
+// The factor s of V = s F (F: the filter along every axis of extent > 1): with it
+// B = V V^T has background_std^2 on its diagonal, as sum_t g_t^2 = 1 / (2 sqrt(pi) sigma)
+// for a unit-mass Gaussian.
+inline double covariance_root_scale(const Grid& grid, const BackgroundCovariance& covariance) {
+  constexpr double pi = 3.14159265358979323846;
+  const int extent[3] = {grid.nx, grid.ny, grid.nz};
+  double scale = covariance.background_std;
+  for (int a = 0; a < 3; ++a)
+    if (extent[a] > 1) scale *= std::sqrt(2.0 * std::sqrt(pi) * covariance.per_axis[a].sigma);
+  return scale;
+}
+
 namespace Details {
 template <class ExecutionSpace, class Vector>
 void scale_in_place(const ExecutionSpace& space, const Vector& x, double s) {
@@ -51,13 +63,7 @@ class CovarianceRoot {
       : space_(space), grid_(grid), covariance_(covariance) {
     check_grid(grid);
     check_covariance(covariance);
-    // sum_t g_t^2 = 1 / (2 sqrt(pi) sigma) for a unit-mass Gaussian: scale V so that
-    // B = V V^T has background_std^2 on its diagonal.
-    constexpr double pi = 3.14159265358979323846;
-    const int extent[3] = {grid.nx, grid.ny, grid.nz};
-    scale_ = covariance.background_std;
-    for (int a = 0; a < 3; ++a)
-      if (extent[a] > 1) scale_ *= std::sqrt(2.0 * std::sqrt(pi) * covariance.per_axis[a].sigma);
+    scale_ = covariance_root_scale(grid, covariance);
   }
 
   // x = V x (Transpose::no) or x = V^T x (Transpose::yes), in place.
