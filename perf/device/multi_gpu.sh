@@ -34,8 +34,8 @@ read -r -a strong <<<"${PK_STRONG:-768 768 768}"
 series=${PK_SERIES:-strong weak 3dvar}
 lbm_series=$(echo "$series" | tr ' ' '\n' | grep -xE 'strong|weak' | tr '\n' ' ')
 [ -z "$lbm_series" ] || timeout "${PK_LBM_TIMEOUT:-360}" python3 perf/lbm_scaling.py --pk-lbm "$bin/pk-lbm" \
-  --mpirun "${mpirun[*]}" --ranks "$ranks" --space cuda --pattern aa --precision "${PK_LBM_PRECISION:-fp32}" --steps "${PK_LBM_STEPS:-300}" \
-  --strong "${strong[@]}" --weak "${weak[@]}" \
+  --mpirun "${mpirun[*]}" --ranks "$ranks" --space cuda --pattern aa --precision "${PK_LBM_PRECISION:-fp32}" \
+  --steps "${PK_LBM_STEPS:-300}" --strong "${strong[@]}" --weak "${weak[@]}" \
   --weak-axis "${PK_WEAK_AXIS:-x}" --series $lbm_series --out "$out" || status=1
 [[ " $series " == *" 3dvar "* ]] || exit $status
 grid=${PK_3DVAR_GRID:-512,512,256}
