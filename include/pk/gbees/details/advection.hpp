@@ -38,9 +38,25 @@ KOKKOS_INLINE_FUNCTION double donor_cell_flux(double v, double pc, std::int32_t 
   return positive_part(v) * pc + (front >= 0 ? negative_part(v) * probability(front) : 0.0);
 }
 
-// Corner-transport-upwind terms (Algorithm 1) and the high-resolution correction for the
-// faces behind cell c, scattered with atomics into the face fluxes of the cells they
-// belong to.
+// The high-resolution correction on the face between cells of probabilities `lower` and
+// `upper` (lower first along the axis), drift v there, with the MC limiter; upwind_jump is
+// the jump across the next face upwind (a missing cell counts as probability 0).
+KOKKOS_INLINE_FUNCTION double high_resolution(double v, double h, double dt, double lower, double upper,
+                                              double upwind_jump) {
+  const double jump = upper - lower, fstar = dt * jump / (2 * h);  // F* of Algorithm 1, line 3
+  if (fstar == 0) return 0;                                        // also a step of length 0
+  const double speed = v < 0 ? -v : v;
+  return speed * (h / dt - speed) * fstar * mc_limiter(upwind_jump / jump);
+}
+
+// Corner-transport-upwind terms (Algorithm 1) and the high-resolution correction, added to
+// the face fluxes by the cell upwind of each face. Algorithm 1 scatters from each face the
+// transverse terms -v_j F* into the axis-j faces around it; those that reach an axis-j face
+// all come from the faces of the cell upwind of it (the face's own cell when f_j > 0 there,
+// the one beyond when f_j < 0), so that cell sums them (`transverse`) and writes the face.
+// Each face has exactly one writer (the drift on a face is bit-identical whichever cell
+// evaluates it), so no atomics are needed, and each face's drift is evaluated once per
+// adjacent cell instead of once per term.
 template <class Model, class Grid>
 struct CornerTransport {
   Model model;
@@ -59,45 +75,33 @@ struct CornerTransport {
     double ix[max_dimension];
     cell_index(g, key(c), ix);
     const double pc = probability(c);
-    for (int i = 0; i < n; ++i) {
-      const std::int32_t ic = neighbour(c, i);
-      if (ic < 0) continue;
-      const double pi = probability(ic);
-      const double fstar = dt * (pc - pi) / (2 * g.h[i]);  // F* of Algorithm 1, line 3
-      if (fstar == 0) continue;
-      const double up = face_velocity(model, g, ix, i, i, -1.0);  // f_i on the face between ic and c
-      for (int j = 0; j < n; ++j) {
-        if (j == i) continue;
-        if (up > 0) {
-          const double vc = face_velocity(model, g, ix, j);  // line 5
-          if (vc > 0) Kokkos::atomic_add(&flux(c, j), -up * vc * fstar);
-          const std::int32_t jc = neighbour(c, j);  // line 6
-          if (jc >= 0) {
-            const double vj = face_velocity(model, g, ix, j, j, -1.0);
-            if (vj < 0) Kokkos::atomic_add(&flux(jc, j), -up * vj * fstar);
-          }
-        } else if (up < 0) {
-          const double vi = face_velocity(model, g, ix, j, i, -1.0);  // line 7
-          if (vi > 0) Kokkos::atomic_add(&flux(ic, j), -up * vi * fstar);
-          const std::int32_t pc2 = neighbour(ic, j);  // line 8
-          if (pc2 >= 0) {
-            const double vp = face_velocity(model, g, ix, j, i, -1.0, j, -1.0);
-            if (vp < 0) Kokkos::atomic_add(&flux(pc2, j), -up * vp * fstar);
-          }
-        }
+    // Per axis: the drift on the backward and forward faces, the neighbours' probabilities
+    // (0: none), and the F* terms of the faces whose flow enters the cell, v F* (line 3).
+    double back_v[max_dimension], front_v[max_dimension], back_p[max_dimension], front_p[max_dimension];
+    double entering[max_dimension];
+    double total = 0;
+    for (int k = 0; k < n; ++k) {
+      const std::int32_t back = neighbour(c, k), front = neighbour(c, n + k);
+      back_v[k] = face_velocity(model, g, ix, k, k, -1.0);
+      front_v[k] = face_velocity(model, g, ix, k);
+      back_p[k] = back >= 0 ? probability(back) : 0.0;
+      front_p[k] = front >= 0 ? probability(front) : 0.0;
+      const double scale = dt / (2 * g.h[k]);
+      entering[k] = (back >= 0 && back_v[k] > 0 ? back_v[k] * scale * (pc - back_p[k]) : 0.0) +
+                    (front >= 0 && front_v[k] < 0 ? front_v[k] * scale * (front_p[k] - pc) : 0.0);
+      total += entering[k];
+    }
+    for (int j = 0; j < n; ++j) {
+      const double transverse = total - entering[j];  // lines 5-8: from the other axes
+      const std::int32_t back = neighbour(c, j), front = neighbour(c, n + j);
+      if (front_v[j] > 0) {
+        double add = -front_v[j] * transverse;
+        if (front >= 0) add += high_resolution(front_v[j], g.h[j], dt, pc, front_p[j], pc - back_p[j]);
+        flux(c, j) += add;
       }
-      // High-resolution correction with the MC limiter; theta is the ratio of the upwind
-      // jump to this jump (a missing cell counts as probability 0).
-      double theta;
-      if (up > 0) {
-        const std::int32_t iic = neighbour(ic, i);
-        theta = (pi - (iic >= 0 ? probability(iic) : 0.0)) / (pc - pi);
-      } else {
-        const std::int32_t kc = neighbour(c, n + i);
-        theta = ((kc >= 0 ? probability(kc) : 0.0) - pc) / (pc - pi);
-      }
-      const double speed = up < 0 ? -up : up;
-      Kokkos::atomic_add(&flux(ic, i), speed * (g.h[i] / dt - speed) * fstar * mc_limiter(theta));
+      if (back_v[j] < 0 && back >= 0)
+        flux(back, j) +=
+            -back_v[j] * transverse + high_resolution(back_v[j], g.h[j], dt, back_p[j], pc, front_p[j] - pc);
     }
   }
 };
