@@ -208,6 +208,30 @@ TEST(GbeesHostCells, AboveThresholdKeepsTheReportedCellsRenormalised) {
   EXPECT_NEAR(bhattacharyya_above_threshold(cells, q, 5e-6), bhattacharyya(kept.probability, q_kept), 1e-15);
 }
 
+// Marginals sum the cells of each bin in the order of the bins' indices, a bin kept even
+// where its cells sum to 0; the same whether the cells are close (a dense array of bins) or
+// spread over more indices than such an array would hold (a map).
+TEST(GbeesHostCells, MarginalsSumEachBinInIndexOrder) {
+  for (const std::int64_t far : {std::int64_t(3), std::int64_t(1) << 40}) {
+    HostCells cells;
+    cells.n = 3;
+    cells.cell_width = {0.5, 0.25, 2.0};
+    cells.index = {far, 0, 7, -1, 2, 0, far, 0, 8, -1, 0, 0, -1, 2, 5};
+    for (std::size_t i = 0; i < cells.index.size(); ++i)
+      cells.position.push_back(cells.cell_width[i % 3] * static_cast<double>(cells.index[i]));
+    cells.probability = {0.25, 0.125, 0.5, 0.0, 0.125};
+    cells.key.assign(cells.probability.size(), 0);
+    const Marginal x1 = marginal(cells, {0});
+    EXPECT_EQ(x1.coordinate, (std::vector<double>{-0.5, 0.5 * static_cast<double>(far)}));
+    EXPECT_EQ(x1.density, (std::vector<double>{0.25 / 0.5, 0.75 / 0.5}));
+    const Marginal x1x2 = marginal(cells, {0, 1});
+    EXPECT_EQ(x1x2.coordinate, (std::vector<double>{-0.5, 0.0, -0.5, 0.5, 0.5 * static_cast<double>(far), 0.0}));
+    EXPECT_EQ(x1x2.density, (std::vector<double>{0.0, 0.25 / 0.125, 0.75 / 0.125}));
+    const Marginal x3x2 = marginal(cells, {2, 1});
+    EXPECT_EQ(x3x2.density, (std::vector<double>{0.0, 0.125 / 0.5, 0.125 / 0.5, 0.25 / 0.5, 0.5 / 0.5}));
+  }
+}
+
 TEST(GbeesParameters, RejectOutOfRangeValues) {
   Parameters p = lorenz63_paper();
   EXPECT_NO_THROW(validate(p, 3));

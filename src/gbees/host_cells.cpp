@@ -2,34 +2,98 @@
 #include <pk/core/error.hpp>
 #include <pk/gbees/host_cells.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <unordered_map>
 
 namespace pk::gbees {
 
-Marginal marginal(const HostCells& cells, const std::vector<int>& axes) {
-  require(!axes.empty() && axes.size() <= 2, "marginal: one or two axes");
-  for (int a : axes) require(a >= 0 && a < cells.n, "marginal: axis " + std::to_string(a + 1) + " does not exist");
-  std::map<std::vector<std::int64_t>, std::pair<std::vector<double>, double>> bins;
-  double area = 1;
-  for (int a : axes) area *= cells.cell_width[a];
+namespace {
+
+// Bins of a marginal: its cells' summed probability and centre, in the lexicographic order
+// of their indices on the marginal's axes (one or two; a second axis absent: index 0).
+struct Bins {
+  std::vector<std::array<double, 2>> centre;
+  std::vector<double> probability;
+};
+
+// On a dense array over the bounding box of the indices, one pass over the cells (a 6-D grid
+// has 21 marginals of millions of cells each, at every snapshot); only bins a cell falls in
+// are kept.
+Bins dense_bins(const HostCells& cells, const std::vector<int>& axes, const std::int64_t lo[2],
+                const std::int64_t span[2]) {
+  const std::size_t k = axes.size();
+  std::vector<double> sum(static_cast<std::size_t>(span[0] * span[1]), 0.0);
+  std::vector<std::size_t> first(sum.size(), cells.size());  // a cell in the bin (none: size)
   for (std::size_t c = 0; c < cells.size(); ++c) {
-    std::vector<std::int64_t> id;
-    std::vector<double> x;
-    for (int a : axes) {
-      id.push_back(cells.index[c * cells.n + a]);
-      x.push_back(cells.position[c * cells.n + a]);
+    std::size_t b = 0;
+    for (std::size_t a = 0; a < k; ++a)
+      b = b * static_cast<std::size_t>(span[a]) + static_cast<std::size_t>(cells.index[c * cells.n + axes[a]] - lo[a]);
+    sum[b] += cells.probability[c];
+    if (first[b] == cells.size()) first[b] = c;
+  }
+  Bins out;
+  for (std::size_t b = 0; b < sum.size(); ++b) {
+    if (first[b] == cells.size()) continue;
+    std::array<double, 2> x{};
+    for (std::size_t a = 0; a < k; ++a) x[a] = cells.position[first[b] * cells.n + axes[a]];
+    out.centre.push_back(x);
+    out.probability.push_back(sum[b]);
+  }
+  return out;
+}
+
+// In an ordered map, for cells spread too far for a dense array.
+Bins sparse_bins(const HostCells& cells, const std::vector<int>& axes) {
+  std::map<std::array<std::int64_t, 2>, std::pair<std::array<double, 2>, double>> bins;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    std::array<std::int64_t, 2> id{};
+    std::array<double, 2> x{};
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      id[a] = cells.index[c * cells.n + axes[a]];
+      x[a] = cells.position[c * cells.n + axes[a]];
     }
     auto& bin = bins[id];
     bin.first = x;
     bin.second += cells.probability[c];
   }
+  Bins out;
+  for (const auto& [id, bin] : bins) {
+    out.centre.push_back(bin.first);
+    out.probability.push_back(bin.second);
+  }
+  return out;
+}
+
+}  // namespace
+
+Marginal marginal(const HostCells& cells, const std::vector<int>& axes) {
+  require(!axes.empty() && axes.size() <= 2, "marginal: one or two axes");
+  for (int a : axes) require(a >= 0 && a < cells.n, "marginal: axis " + std::to_string(a + 1) + " does not exist");
+  const std::size_t k = axes.size();
+  std::int64_t lo[2] = {0, 0}, span[2] = {1, 1};
+  for (std::size_t a = 0; a < k && cells.size() > 0; ++a) {
+    std::int64_t low = cells.index[axes[a]], high = low;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      low = std::min(low, cells.index[c * cells.n + axes[a]]);
+      high = std::max(high, cells.index[c * cells.n + axes[a]]);
+    }
+    lo[a] = low;
+    span[a] = high - low + 1;
+  }
+  const double dense_size = static_cast<double>(span[0]) * static_cast<double>(span[1]);
+  const Bins bins = dense_size <= std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size()))
+                        ? dense_bins(cells, axes, lo, span)
+                        : sparse_bins(cells, axes);
+  double area = 1;
+  for (int a : axes) area *= cells.cell_width[a];
   Marginal m;
   m.axes = axes;
-  for (const auto& [id, bin] : bins) {
-    m.coordinate.insert(m.coordinate.end(), bin.first.begin(), bin.first.end());
-    m.density.push_back(bin.second / area);
+  for (std::size_t b = 0; b < bins.probability.size(); ++b) {
+    m.coordinate.insert(m.coordinate.end(), bins.centre[b].begin(), bins.centre[b].begin() + k);
+    m.density.push_back(bins.probability[b] / area);
   }
   return m;
 }

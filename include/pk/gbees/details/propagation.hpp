@@ -225,6 +225,7 @@ class Propagation {
                             NeighboursFluxesAndCfl<Model, Grid>{model_, geometry_, grid_.map(), key, probability,
                                                                 neighbour, flux, clock, live},
                             Kokkos::Min<double, memory_space>(device_state_.cfl_limit));
+    Kokkos::parallel_for("pk::gbees::link_new_cells", slots(), LinkNewCells<Grid>{neighbour, clock, live, geometry_.n});
     Kokkos::parallel_for("pk::gbees::step::choose_dt", one,
                          ChooseStep<memory_space>{clock, device_state_.cfl_limit, live, parameters_.epsilon});
     Kokkos::parallel_for(

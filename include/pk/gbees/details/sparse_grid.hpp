@@ -34,14 +34,12 @@ namespace Details {
 
 // Row c of the neighbour table for the cell with key `key`: neighbour(c, j) and
 // neighbour(c, n + j) get the slots of the cells one step back and forward on axis j, -1
-// where there is none (or the step leaves the key range). With keep_known, entries that
-// already hold a slot are not looked up again (slots move only in compaction).
+// where there is none (or the step leaves the key range).
 template <class Map, class NeighbourView>
 KOKKOS_INLINE_FUNCTION void find_neighbours(const Map& map, const KeyCodec& codec, const NeighbourView& neighbour,
-                                            const int c, const std::uint64_t key, const bool keep_known) {
+                                            const int c, const std::uint64_t key) {
   const int n = codec.n;
   for (int s = 0; s < 2 * n; ++s) {
-    if (keep_known && neighbour(c, s) >= 0) continue;
     const int j = s < n ? s : s - n;
     std::uint64_t other;
     std::int32_t slot = -1;
@@ -196,6 +194,7 @@ class SparseGrid {
                         std::to_string(allocated_bytes() / 1e9) + " GB held now): " + e.what());
     }
     insert_slots(count_);
+    rebuild_neighbours();  // the new table's rows: a step looks up only its new cells' rows
   }
 
   // Runs pass(inserter) - a kernel that inserts keys - until no insert failed for want of
@@ -257,7 +256,7 @@ class SparseGrid {
     const auto codec = codec_;
     Kokkos::parallel_for(
         "pk::gbees::grid::neighbours", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count_),
-        KOKKOS_LAMBDA(const int c) { find_neighbours(map, codec, neighbour, c, key(c), false); });
+        KOKKOS_LAMBDA(const int c) { find_neighbours(map, codec, neighbour, c, key(c)); });
   }
 
   // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in their order
@@ -377,7 +376,7 @@ class SparseGrid {
     keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
     moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);
-    // "No neighbour known" until the next rebuild: growth then simply tries the insert.
+    // "No neighbour known" until the caller rebuilds the table.
     Kokkos::deep_copy(space_, neighbour_, -1);
     space_.fence();
   }

@@ -49,8 +49,11 @@ struct BeginStep {
 
 // The cell's row of the neighbour table, its donor-cell fluxes, and min over cells of
 // 1 / sum_j |f_j| / h_j (parallel_reduce with Kokkos::Min into the device; the step is
-// epsilon times it). Slots below first_new keep the neighbours they had and look up only
-// their missing ones; the cells growth added look up all of theirs.
+// epsilon times it). Only the cells growth added (slots from first_new) look up their
+// neighbours; LinkNewCells then enters them in their older neighbours' rows, so the cells
+// that were there already never probe the map for a neighbour that is still missing. Until
+// then an older cell may miss a new neighbour, which changes none of its fluxes: new cells
+// hold probability 0.
 template <class Model, class Grid>
 struct NeighboursFluxesAndCfl {
   Model model;
@@ -66,7 +69,7 @@ struct NeighboursFluxesAndCfl {
   KOKKOS_INLINE_FUNCTION void operator()(const int c, double& smallest) const {
     if (!live(c)) return;
     const std::uint64_t k = key(c);
-    find_neighbours(map, g.codec, neighbour, c, k, c < clock().first_new);
+    if (c >= clock().first_new) find_neighbours(map, g.codec, neighbour, c, k);
     double ix[max_dimension];
     cell_index(g, k, ix);
     const double pc = probability(c);
@@ -77,6 +80,26 @@ struct NeighboursFluxesAndCfl {
       flux(c, j) = donor_cell_flux(v, pc, neighbour(c, g.n + j), probability);
     }
     if (rate > 0 && 1.0 / rate < smallest) smallest = 1.0 / rate;
+  }
+};
+
+// Each cell growth added, in the rows of the older cells beside it (the slot at each
+// position is unique, so no two threads write one entry; cells added in the same step find
+// each other themselves).
+template <class Grid>
+struct LinkNewCells {
+  typename Grid::NeighbourView neighbour;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
+  LiveCells<typename Grid::memory_space> live;
+  int n;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    const std::int32_t first_new = clock().first_new;
+    if (c < first_new || !live(c)) return;
+    for (int s = 0; s < 2 * n; ++s) {
+      const std::int32_t other = neighbour(c, s);
+      if (other >= 0 && other < first_new) neighbour(other, s < n ? s + n : s - n) = c;
+    }
   }
 };
 
