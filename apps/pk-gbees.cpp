@@ -307,6 +307,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   const Statistics& st = r.statistics;
   const double cells_per_second = st.cell_steps / r.seconds;
   const double bytes_per_cell = st.peak_bytes / std::max(1, st.max_cells);
+  const StepTraffic traffic = step_traffic(n);
+  const double model_gbs = cells_per_second * traffic.total() / 1e9;  // the step's modelled bytes moved per second
   nlohmann::json j;
   j["model"] = Model::name();
   j["space"] = name;
@@ -327,6 +329,13 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["bytes_per_cell_slot"] = {{"state", per_slot.state},           {"fluxes", per_slot.fluxes},
                               {"neighbours", per_slot.neighbours}, {"hash_map", per_slot.hash_map},
                               {"scratch", per_slot.scratch},       {"total", per_slot.total()}};
+  j["bytes_per_cell_step"] = {{"grow", traffic.grow},
+                              {"neighbours_fluxes_cfl", traffic.neighbours_fluxes_cfl},
+                              {"corner_transport", traffic.corner_transport},
+                              {"update", traffic.update},
+                              {"normalise", traffic.normalise},
+                              {"total", traffic.total()}};
+  j["model_bandwidth_gbs"] = model_gbs;
   j["pruned_probability"] = st.pruned_probability;
   j["clipped_probability"] = st.clipped_probability;
   j["outflow_probability"] = st.outflow_probability;
@@ -357,7 +366,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                                     : " (stopped)")
             << ": " << st.steps << " steps, max " << st.max_cells << " cells, " << fixed(r.seconds, 3) << " s, "
             << fixed(cells_per_second / 1e6, 3) << " M cells/s, " << fixed(bytes_per_cell, 1) << " B/cell at peak ("
-            << fixed(per_slot.total(), 1) << " B per slot)\n";
+            << fixed(per_slot.total(), 1) << " B per slot), " << fixed(model_gbs, 1) << " GB/s at "
+            << fixed(traffic.total(), 0) << " B per cell-step\n";
   for (const Snapshot& s : r.snapshots)
     if (s.bc >= 0)
       std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4) << "\n";
@@ -410,11 +420,10 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     const std::string case_name =
         Model::name() + (p.member_means.empty() ? "" : "-ensemble-" + std::to_string(member_count(p)));
     pk::ResultRecord record{"gbees", case_name, name, pk::describe_device(space), command, {}, !r.completed};
-    record.metrics = {{"wall_seconds", r.seconds},
-                      {"steps", double(st.steps)},
-                      {"max_cells", double(st.max_cells)},
-                      {"cells_per_second", cells_per_second},
-                      {"bytes_per_cell", bytes_per_cell}};
+    record.metrics = {{"wall_seconds", r.seconds},         {"steps", double(st.steps)},
+                      {"max_cells", double(st.max_cells)}, {"cells_per_second", cells_per_second},
+                      {"bytes_per_cell", bytes_per_cell},  {"bytes_per_cell_step", traffic.total()},
+                      {"model_bandwidth_gbs", model_gbs}};
     for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
       if (it->bc >= 0) {
         record.metrics["bhattacharyya_final"] = it->bc;

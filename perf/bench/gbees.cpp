@@ -77,7 +77,15 @@ bool fits(const Space& space, int n, double cells, const std::string& what, std:
 // Stops a run at SIGINT or SIGTERM, after the batch of steps under way.
 bool until_interrupted(const StepInfo&) { return !pk::interrupted(); }
 
-void add_statistics(std::map<std::string, double>& m, const Statistics& s, double seconds, int n) {
+// The figures of a run, and its architectural efficiency: the step's modelled traffic
+// (step_traffic) at the measured rate against the copy bandwidth of the same run.
+void add_statistics(std::map<std::string, double>& m, const Statistics& s, double seconds, int n,
+                    const CopyBandwidth& copy) {
+  const StepTraffic traffic = step_traffic(n);
+  m["bytes_per_cell_step"] = traffic.total();
+  m["model_bandwidth_gbs"] = s.cell_steps / seconds * traffic.total() / 1e9;
+  m["copy_bandwidth_gbs"] = copy.limit_gbs();
+  m["roofline_fraction"] = m["model_bandwidth_gbs"] / copy.limit_gbs();
   m["wall_seconds"] = seconds;
   m["steps"] = static_cast<double>(s.steps);
   m["max_cells"] = s.max_cells;
@@ -109,7 +117,7 @@ struct GbeesBench {
     std::vector<Result> results = {lorenz63(space, c)};
     if (!pk::interrupted()) results.push_back(lorenz96(space, c));
     for (const int members : ensemble_sizes<Space>(c.size))
-      if (!pk::interrupted()) results.push_back(lorenz63_ensemble(space, members));
+      if (!pk::interrupted()) results.push_back(lorenz63_ensemble(space, c, members));
     return results;
   }
 
@@ -124,7 +132,7 @@ struct GbeesBench {
   // The paper's Lorenz '63 PDF and members - 1 more, their means on a lattice around it,
   // 1 apart (two cells) on each axis, to t = 1 without the measurement.
   template <class Space>
-  Result lorenz63_ensemble(const Space& space, int members) const {
+  Result lorenz63_ensemble(const Space& space, const Context& c, int members) const {
     Parameters p = lorenz63_paper();
     p.measurements.clear();
     p.end_time = 1;
@@ -139,7 +147,7 @@ struct GbeesBench {
     Solver<Space, Lorenz63> solver(space, Lorenz63{}, p);
     solver.run(until_interrupted);
     space.fence();
-    add_statistics(r.metrics, solver.statistics(), timer.seconds(), 3);
+    add_statistics(r.metrics, solver.statistics(), timer.seconds(), 3, c.copy);
     r.metrics["members"] = members;
     r.metrics["end_time"] = p.end_time;
     r.limit_ratio = r.metrics["cells_per_second"] / goal_cells_per_second<Space>(false);
@@ -177,7 +185,7 @@ struct GbeesBench {
     if (!pk::interrupted()) solver.advance_to(p.end_time, until_interrupted);
     space.fence();
     seconds += timer.seconds();
-    add_statistics(r.metrics, solver.statistics(), seconds, 3);
+    add_statistics(r.metrics, solver.statistics(), seconds, 3, c.copy);
     r.metrics["end_time"] = p.end_time;
     r.metrics["paper_h100_seconds"] = 0.226;
     r.metrics["paper_h100_cells_per_second"] = 28.8e6;
@@ -230,7 +238,7 @@ struct GbeesBench {
       solver.run(std::ref(observer));
       space.fence();
       const double seconds = timer.seconds();
-      add_statistics(r.metrics, solver.statistics(), seconds, 6);
+      add_statistics(r.metrics, solver.statistics(), seconds, 6, c.copy);
       r.metrics["final_time"] = solver.time();
       r.metrics["completed"] = observer.stopped ? 0 : 1;
       if (observer.stopped)

@@ -1,5 +1,6 @@
 #pragma once
-// What the GBEES grid costs: bytes per cell slot, and the memory to plan for a run.
+// What the GBEES grid costs: bytes per cell slot, the memory to plan for a run, and the bytes
+// a time step moves per cell (its copy roofline).
 namespace pk::gbees {
 
 // Bytes Kokkos::UnorderedMap<uint64, int32> holds per entry of capacity: key 8, value 4,
@@ -32,5 +33,32 @@ inline MemoryBreakdown bytes_per_slot(int dimension) {
 // cannot fit before it starts: 1.6 slots per cell, since growth rehashes the map to 1.3x
 // the cells it must hold and Kokkos adds a sixth to what is asked (1.52x).
 inline double planned_bytes(int dimension, double cells) { return 1.6 * cells * bytes_per_slot(dimension).total(); }
+
+// The bytes a time step moves per live cell, kernel by kernel, for a grid of dimension n:
+// each array element a kernel reads or writes counted once (a read-modify-write twice),
+// the neighbours' values it gathers through the neighbour table at their size, as if every
+// byte of each cache line or sector it fetches were used. The copy roofline of a step is
+// then copy bandwidth / total(); the grid's random gathers and hash probes fetch more than
+// this, which is what keeps a step below that roofline. Left out: the map probes of cells
+// growth adds (a few per cent of the cells a step) and the prune every prune_interval steps.
+struct StepTraffic {
+  double grow = 0;                   // direction mask, key, neighbour row
+  double neighbours_fluxes_cfl = 0;  // key, probability, forward neighbours and their probabilities, fluxes written
+  double corner_transport = 0;       // key, probability, neighbour row and probabilities, each face flux updated
+  double update = 0;                 // key, probability updated, neighbour row, own and backward fluxes
+  double normalise = 0;              // key, probability scaled, direction mask written
+  double total() const { return grow + neighbours_fluxes_cfl + corner_transport + update + normalise; }
+};
+
+inline StepTraffic step_traffic(int dimension) {
+  const double n = dimension;
+  StepTraffic t;
+  t.grow = 4 + 8 + 8 * n;
+  t.neighbours_fluxes_cfl = 8 + 8 + 4 * n + 8 * n + 8 * n;
+  t.corner_transport = 8 + 8 + 8 * n + 16 * n + 16 * n;
+  t.update = 8 + 16 + 8 * n + 8 * n + 8 * n;
+  t.normalise = 8 + 16 + 4;
+  return t;
+}
 
 }  // namespace pk::gbees
