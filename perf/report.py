@@ -35,7 +35,10 @@ except ImportError:
 # headline ÷ limit; `invert` marks where that divides a time by a time (lower = better), so
 # that the ratio below is always higher = better. Efficiency = min(1, ratio) for rows with a
 # kind; rows without one are shown but stay out of Φ and the efficiency charts (`why`).
-Row = collections.namedtuple("Row", "kernel case headline higher limit ratio invert kind why")
+# `metric`, where given, names the record's figure that is the ratio (instead of limit_ratio);
+# a record without it (taken before the figure existed) is shown but not rated.
+Row = collections.namedtuple("Row", "kernel case headline higher limit ratio invert kind why metric",
+                             defaults=(None,))
 TABLE = [
     Row("copy", r"range-policy|deep-copy", "bandwidth_gbs", True, "the faster of the two copies, same run",
         "GB/s ÷ limit", False, "architectural", "never above 1: the limit is the faster copy"),
@@ -58,8 +61,9 @@ TABLE = [
     Row("besselk", r"matern-n\d+", "elements_per_second", True, "K_ν evaluations/s on the same space",
         "elements/s ÷ K_ν evals/s", False, None, "not in Φ: another kernel's rate bounds nothing (ratios 5-10)"),
     Row("gbees", r"lorenz63|lorenz96", "cells_per_second", True,
-        "goal: on a GPU 2× (L63) or 3× (L96) the paper's H100 rate, on host cores 10 M cells/s",
-        "ours ÷ goal", False, "application", "capped at 1: a goal met is met"),
+        "copy bandwidth ÷ bytes a step moves per cell (step_traffic in grid_memory.hpp), same run",
+        "modelled GB/s ÷ copy GB/s", False, "architectural",
+        "records before 462ba06 have no traffic model: shown, not rated", "roofline_fraction"),
     Row("gbees", r"lorenz63-ensemble-\d+", "cells_per_second", True,
         "the Lorenz '63 goal of the space, as above", "ours ÷ goal", False, None,
         "not in Φ: a throughput study against the number of PDFs (host cores run up to 16, GPUs up to 256), "
@@ -112,13 +116,13 @@ def read_folder(name, folder, skipped):
         if row.invert and limit_ratio <= 0:
             skipped.append((path, "no limit recorded for this case"))
             continue
-        ratio = 1 / limit_ratio if row.invert else limit_ratio
+        ratio = number(metrics, row.metric) if row.metric else 1 / limit_ratio if row.invert else limit_ratio
         platform = platforms.setdefault(f"{name}:{space}", {"folder": str(folder), "name": name, "space": space,
                                                            "device": record.get("device", "?"), "cases": {}})
         if key in platform["cases"]:
             fail(f"{path}: a second record of {key[0]} {key[1]} on {space} in {folder}")
         platform["cases"][key] = {"row": row, "value": value, "ratio": ratio,
-                                  "efficiency": min(1.0, ratio) if row.kind else None}
+                                  "efficiency": min(1.0, ratio) if row.kind and ratio is not None else None}
     if not platforms:
         fail(f"{folder}: no pk-bench result records (*.json with kernel, case, space, metrics) to report")
     return dict(sorted(platforms.items(), key=lambda item: (item[1]["space"] != "openmp", item[0])))  # CPU first
@@ -330,7 +334,7 @@ def cell(e):
     """A case on a platform: the efficiency (or, outside Φ, the ratio) · the headline figure."""
     if e is None:
         return "—"
-    shown = (f"{e['ratio']:.3g}×" if e["efficiency"] is None else f"1 ({e['ratio']:.3g})" if e["ratio"] > 1
+    shown = ("not rated" if e["ratio"] is None else f"{e['ratio']:.3g}×" if e["efficiency"] is None else f"1 ({e['ratio']:.3g})" if e["ratio"] > 1
              else f"{e['efficiency']:.3f}")
     return f"{shown} · {e['value']:.4g}"
 
@@ -424,7 +428,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
               "| kernel | cases | headline | better | limit | ratio (higher = better) | efficiency | why |",
               "|---|---|---|---|---|---|---|---|"]
     for r in TABLE:
-        source = "1 ÷ limit_ratio" if r.invert else "limit_ratio"
+        source = r.metric or ("1 ÷ limit_ratio" if r.invert else "limit_ratio")
         case = r.case.replace("|", "\\|")  # a bare | would end the table cell
         lines.append(f"| {r.kernel} | `{case}` | {r.headline} | {'higher' if r.higher else 'lower'} | {r.limit} | "
                      f"{r.ratio} = {source} | {f'{r.kind}: min(1, ratio)' if r.kind else '—'} | {r.why} |")
