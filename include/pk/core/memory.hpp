@@ -49,14 +49,17 @@ using MemoryAdvice = std::function<std::string(double available_bytes)>;
 
 // Refuses a run before it allocates when `bytes` would not fit in 90 % of what is available
 // on `space` (the rest for Kokkos, the runtime and what the estimate leaves out): pk::Error
-// "<space>: <what> needs about X GB, only Y GB available: <advice>".
+// "<space>: <what> needs about X GB, more than the Y GB it may use (90 % of Z GB available):
+// <advice>".
 template <class ExecutionSpace>
 void require_memory(const ExecutionSpace& space, double bytes, const std::string& what,
                     const MemoryAdvice& advice = {}) {
   const double available = available_bytes(space);
   if (bytes < 0.9 * available) return;
-  char sizes[96];
-  std::snprintf(sizes, sizeof sizes, " needs about %.3g GB, only %.3g GB available", bytes / 1e9, available / 1e9);
+  char sizes[128];
+  std::snprintf(sizes, sizeof sizes,
+                " needs about %.4g GB, more than the %.4g GB it may use (90 %% of %.4g GB available)", bytes / 1e9,
+                0.9 * available / 1e9, available / 1e9);
   throw Error(std::string(SpaceTraits<ExecutionSpace>::name) + ": " + what + sizes +
               (advice ? ": " + advice(0.9 * available) : ""));
 }
