@@ -308,7 +308,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   const double cells_per_second = st.cell_steps / r.seconds;
   const double bytes_per_cell = st.peak_bytes / std::max(1, st.max_cells);
   const StepTraffic traffic = step_traffic(n);
-  const double model_gbs = cells_per_second * traffic.total() / 1e9;  // the step's modelled bytes moved per second
+  const double model_gbs = traffic.bandwidth_gbs(cells_per_second);
   nlohmann::json j;
   j["model"] = Model::name();
   j["space"] = name;

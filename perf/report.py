@@ -334,8 +334,12 @@ def cell(e):
     """A case on a platform: the efficiency (or, outside Φ, the ratio) · the headline figure."""
     if e is None:
         return "—"
-    shown = ("not rated" if e["ratio"] is None else f"{e['ratio']:.3g}×" if e["efficiency"] is None else f"1 ({e['ratio']:.3g})" if e["ratio"] > 1
-             else f"{e['efficiency']:.3f}")
+    if e["ratio"] is None:
+        shown = "not rated"
+    elif e["efficiency"] is None:
+        shown = f"{e['ratio']:.3g}×"
+    else:
+        shown = f"1 ({e['ratio']:.3g})" if e["ratio"] > 1 else f"{e['efficiency']:.3f}"
     return f"{shown} · {e['value']:.4g}"
 
 

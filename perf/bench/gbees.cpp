@@ -83,7 +83,7 @@ void add_statistics(std::map<std::string, double>& m, const Statistics& s, doubl
                     const CopyBandwidth& copy) {
   const StepTraffic traffic = step_traffic(n);
   m["bytes_per_cell_step"] = traffic.total();
-  m["model_bandwidth_gbs"] = s.cell_steps / seconds * traffic.total() / 1e9;
+  m["model_bandwidth_gbs"] = traffic.bandwidth_gbs(s.cell_steps / seconds);
   m["copy_bandwidth_gbs"] = copy.limit_gbs();
   m["roofline_fraction"] = m["model_bandwidth_gbs"] / copy.limit_gbs();
   m["wall_seconds"] = seconds;

@@ -54,14 +54,14 @@ using MemoryAdvice = std::function<std::string(double available_bytes)>;
 template <class ExecutionSpace>
 void require_memory(const ExecutionSpace& space, double bytes, const std::string& what,
                     const MemoryAdvice& advice = {}) {
-  const double available = available_bytes(space);
-  if (bytes < 0.9 * available) return;
+  const double available = available_bytes(space), usable = 0.9 * available;
+  if (bytes < usable) return;
   char sizes[128];
   std::snprintf(sizes, sizeof sizes,
                 " needs about %.4g GB, more than the %.4g GB it may use (90 %% of %.4g GB available)", bytes / 1e9,
-                0.9 * available / 1e9, available / 1e9);
+                usable / 1e9, available / 1e9);
   throw Error(std::string(SpaceTraits<ExecutionSpace>::name) + ": " + what + sizes +
-              (advice ? ": " + advice(0.9 * available) : ""));
+              (advice ? ": " + advice(usable) : ""));
 }
 
 // A run that outgrew the memory part way, as a refusal (one line, status 2) that names the

@@ -48,6 +48,8 @@ struct StepTraffic {
   double update = 0;                 // key, probability updated, neighbour row, own and backward fluxes
   double normalise = 0;              // key, probability scaled, direction mask written
   double total() const { return grow + neighbours_fluxes_cfl + corner_transport + update + normalise; }
+  // The bandwidth a rate of cell-steps implies, in GB/s.
+  double bandwidth_gbs(double cells_per_second) const { return cells_per_second * total() / 1e9; }
 };
 
 inline StepTraffic step_traffic(int dimension) {
