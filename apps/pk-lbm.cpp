@@ -25,7 +25,6 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <numeric>
 #include <optional>
 
 #include <sys/resource.h>
@@ -53,7 +52,9 @@ struct Options {
   std::int64_t h5_every = 0;
   std::string out = "pk-lbm-out";
   std::string precision = "fp32";
+  SlabAxis slab_axis = SlabAxis::automatic;
   pk::CheckpointOptions checkpoint;
+  bool compare_spaces = false;  // several spaces: each run returns its fields for the comparison
 };
 
 struct Run {
@@ -240,11 +241,10 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
   write_checkpoint();  // where the run ends or stopped (none when that one exists)
 
   const std::int64_t steps = solver.step_count();  // fewer than asked when interrupted
-  HostFields fields = solver.fields();
   // This process's steps: a restarted run's started at the checkpoint.
   const double mlups = compute_seconds > 0 ? active * 1e-6 * (steps - start_step) / compute_seconds : 0;
-  const double mass = std::accumulate(fields.density.begin(), fields.density.end(), 0.0);
-  const double speed = max_speed(fields);
+  const FlowSummary summary = solver.summary();
+  const double mass = summary.mass, speed = summary.max_speed;
   pk::require(!std::isnan(speed), name + ": the velocity is NaN after " + std::to_string(steps) +
                                       " steps: the flow became unstable (--check-every finds where)");
   std::printf("%s: %lld steps of %d x %d x %d (%lld active cells, %s, %s) in %.3f s: %.2f MLUPS; max |u| %.4g%s\n",
@@ -278,7 +278,7 @@ Run run(const Space& space, const Geometry& geometry, const Parameters& paramete
   report_checkpoints(files, solver, record.metrics, true);
   const std::string path = pk::write_result(record, options.out);
   std::cout << "  wrote " << path << '\n';
-  return {name, std::move(fields)};
+  return {name, options.compare_spaces ? solver.fields() : HostFields{}};
 }
 
 // The command line, checked before Kokkos starts.
@@ -296,7 +296,7 @@ std::optional<Setup> parse(int argc, char** argv) {
   Parameters parameters;
   parameters.inlet_density = 1.001;
   parameters.outlet_density = 0.999;
-  std::string space_request = "all", pattern = "aa", flag_file;
+  std::string space_request = "all", pattern = "aa", flag_file, slab_axis = "auto";
   std::vector<int> channel = {64, 32, 32};
   CLI::App cli{"D3Q19 lattice Boltzmann (BGK) flow, A-A or A-B streaming, on OpenMP and/or CUDA. Lattice units."};
   cli.add_option("--space", space_request,
@@ -331,6 +331,11 @@ std::optional<Setup> parse(int argc, char** argv) {
                  "write the fields to one HDF5 file (and its XDMF) every N steps, all ranks into one (0: never)")
       ->capture_default_str();
   cli.add_option("--out", options.out, "directory for .vti and .h5 files and the JSON summary")->capture_default_str();
+  cli.add_option("--slab-axis", slab_axis,
+                 "on several MPI ranks, the axis the lattice is cut along: x, y, z, or auto (z when it has a layer "
+                 "for every rank: its planes are contiguous)")
+      ->check(CLI::IsMember({"auto", "x", "y", "z"}))
+      ->capture_default_str();
   pk::add_checkpoint_options(cli, options.checkpoint, "steps");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
@@ -343,6 +348,7 @@ std::optional<Setup> parse(int argc, char** argv) {
               "--h5-every: this build has no HDF5 output (configure with -DPK_ENABLE_HDF5=ON and MPI; Debian: "
               "libhdf5-openmpi-dev)");
   parameters.streaming = pattern == "ab" ? Streaming::ab : Streaming::aa;
+  if (slab_axis != "auto") options.slab_axis = static_cast<SlabAxis>(slab_axis[0] - 'x');
   parameters.initial_density = 0.5 * (parameters.inlet_density + parameters.outlet_density);
   Geometry geometry = flag_file.empty() ? box_channel(channel[0], channel[1], channel[2]) : read_flag_file(flag_file);
   geometry.validate();
@@ -351,6 +357,7 @@ std::optional<Setup> parse(int argc, char** argv) {
   auto spaces = pk::select_spaces(space_request);
   pk::require(spaces.size() == 1 || (options.checkpoint.path.empty() && options.checkpoint.restart.empty()),
               "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
+  options.compare_spaces = spaces.size() > 1;
   pk::make_directories(options.out);
   return Setup{options, parameters, std::move(geometry), std::move(spaces), *kokkos_args};
 }
@@ -380,7 +387,7 @@ void write_pieces(const pk::mpi::Communicator& world, const Solver& solver, cons
     std::vector<Piece> pieces;
     std::vector<std::string> files;
     for (int rank = 0; rank < world.size(); ++rank) {
-      const Slab slab = slab_of(solver.geometry(), world.size(), rank);
+      const Slab slab = slab_of(solver.geometry(), world.size(), rank, static_cast<SlabAxis>(solver.slab().axis));
       Piece piece{{0, 0, 0}, {solver.geometry().nx(), solver.geometry().ny(), solver.geometry().nz()}};
       piece.origin[slab.axis] = slab.begin;
       piece.size[slab.axis] = slab.layers() + (rank < world.size() - 1 ? 1 : 0);  // pieces share boundary points
@@ -400,14 +407,17 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   pk::mpi::collectively(world, [&] {  // a rank's share of the lattice, its two ghost layers aside
     require_lattice_memory(space, geometry.cell_count() / world.size(), setup.parameters, sizeof(Real), world.size());
   });
-  const pk::CheckpointHeader header = run_header(name, geometry, setup.parameters, options);
+  pk::CheckpointHeader header = run_header(name, geometry, setup.parameters, options);
+  header.options.emplace_back(
+      "slab-axis",
+      std::string(1, "xyz"[split_axis(geometry, world.size(), options.slab_axis)]));  // a rank's part is its slab
   pk::CheckpointFiles files(options.checkpoint.path, world.size(), world.rank(),
                             [&](const std::function<void()>& body) { pk::mpi::collectively(world, body); });
   const bool restart = !options.checkpoint.restart.empty();
   DistributedSolver<Space, Real> solver(
       world, space, geometry,
-      restart ? restart_parameters(setup.parameters, files.peek(options.checkpoint.restart, header))
-              : setup.parameters);
+      restart ? restart_parameters(setup.parameters, files.peek(options.checkpoint.restart, header)) : setup.parameters,
+      options.slab_axis);
   if (restart)
     files.read(options.checkpoint.restart, header,
                [&](pk::CheckpointReader& r) { read_lattice(r, solver.local_solver()); });
@@ -460,11 +470,10 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   // The slowest rank sets the pace.
   const double seconds = world.max(compute_seconds),
                exchange_share = world.max((solver.exchange_seconds() - exchange_before) / compute_seconds);
-  HostFields fields = solver.fields();
   const std::int64_t active = geometry.active_cell_count();
   const double mlups = seconds > 0 ? active * 1e-6 * steps / seconds : 0;
-  const double mass = world.sum(std::accumulate(fields.density.begin(), fields.density.end(), 0.0));
-  const double speed = world.max(max_speed(fields));
+  const FlowSummary summary = solver.summary();
+  const double mass = world.sum(summary.mass), speed = world.max(summary.max_speed);
   const char* axis_name[] = {"x", "y", "z"};
   if (world.rank() == 0) {
     std::printf(
@@ -498,7 +507,7 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
     report_checkpoints(files, solver.local_solver(), record.metrics, true);
     std::cout << "  wrote " << pk::write_result(record, options.out) << '\n';
   }
-  return {name, std::move(fields), stopped};
+  return {name, options.compare_spaces ? solver.fields() : HostFields{}, stopped};
 }
 
 // pk-lbm on several ranks: every rank steps its slab.

@@ -5,8 +5,9 @@
 
 Strong: one lattice (--strong LENGTH WIDTH HEIGHT, a box channel) on every rank count.
 Weak: --weak LENGTH WIDTH HEIGHT per rank, stacked along --weak-axis (default x: the channel
-LENGTH x ranks long; z: HEIGHT x ranks high, so that the ranks' slabs meet in x-y planes,
-contiguous in memory, where x-stacked slabs meet in strided y-z planes). Each run is
+LENGTH x ranks long; z: HEIGHT x ranks high). pk-lbm cuts either along z, where its slabs
+meet in x-y planes contiguous in memory, unless told otherwise (extra argument --slab-axis,
+e.g. x to cut an x-stacked lattice where it was stacked, into strided y-z planes). Each run is
 pk-lbm under mpirun (1 rank: pk-lbm as it is); its record gains the series ("strong" or
 "weak") and the parallel efficiency against the 1-rank run of the same series, measured in
 the same invocation: MLUPS_N / (D MLUPS_1), D the devices the N ranks run on (--devices;

@@ -11,13 +11,20 @@ namespace {
 
 using namespace pk::lbm;
 
-TEST(LbmSlabs, LongestAxisSharedOutEvenly) {
+// z whenever it has a layer for every rank, however long the other axes; else the longest.
+TEST(LbmSlabs, AutomaticAxisIsZWhereItCanBe) {
+  EXPECT_EQ(split_axis(Geometry(10, 4, 6), 3), 2);
+  EXPECT_EQ(split_axis(Geometry(2048, 512, 4), 4), 2);
+  EXPECT_EQ(split_axis(Geometry(10, 4, 2), 3), 0);
+  EXPECT_EQ(split_axis(Geometry(3, 8, 2), 3), 1);
+  EXPECT_EQ(split_axis(Geometry(5, 5, 2), 3), 1);  // ties: the later axis
+  EXPECT_EQ(split_axis(Geometry(10, 4, 6), 3, SlabAxis::x), 0);
+}
+
+TEST(LbmSlabs, LayersSharedOutEvenly) {
   const Geometry g(10, 4, 6);
-  EXPECT_EQ(split_axis(g), 0);
-  EXPECT_EQ(split_axis(Geometry(5, 5, 5)), 2);  // ties: the later axis
-  EXPECT_EQ(split_axis(Geometry(3, 7, 7)), 2);
-  EXPECT_EQ(split_axis(Geometry(3, 8, 7)), 1);
-  const Slab first = slab_of(g, 3, 0), middle = slab_of(g, 3, 1), last = slab_of(g, 3, 2);
+  const Slab first = slab_of(g, 3, 0, SlabAxis::x), middle = slab_of(g, 3, 1, SlabAxis::x),
+             last = slab_of(g, 3, 2, SlabAxis::x);
   EXPECT_EQ(first.begin, 0);
   EXPECT_EQ(first.end, 4);
   EXPECT_EQ(middle.begin, 4);
@@ -49,7 +56,14 @@ TEST(LbmSlabs, MoreRanksThanLayersIsRefused) {
     ADD_FAILURE() << "no error";
   } catch (const pk::Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "4 ranks, but the lattice has only 3 layers along its longest axis (x): use at most 3 ranks");
+              "4 ranks, but the lattice has only 3 layers along any axis (x has the most): use at most 3 ranks");
+  }
+  try {
+    slab_of(Geometry(3, 2, 8), 4, 0, SlabAxis::x);
+    ADD_FAILURE() << "no error";
+  } catch (const pk::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "4 ranks, but the lattice has only 3 layers along x, the slab axis asked for: use at most 3 ranks");
   }
 }
 
@@ -58,7 +72,7 @@ TEST(LbmSlabs, MoreRanksThanLayersIsRefused) {
 TEST(LbmSlabs, LocalGeometryHoldsGhostLayers) {
   Geometry g = box_channel(6, 2, 2);  // 6 x 4 x 4, inlet at x = 0, outlet at x = 5
   g.set(3, 1, 1, CellType::solid);
-  const Slab upper = slab_of(g, 2, 1);  // x = 3..5, ghost layer x = 2
+  const Slab upper = slab_of(g, 2, 1, SlabAxis::x);  // x = 3..5, ghost layer x = 2
   const Geometry local = local_geometry(g, upper);
   EXPECT_EQ(local.nx(), 4);
   EXPECT_EQ(local.at(0, 1, 1), CellType::fluid);

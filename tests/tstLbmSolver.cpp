@@ -166,6 +166,33 @@ TYPED_TEST(LbmSolver, HealthCheckStopsTheRunAtTheStepAndCell) {
   check_health_checks<TypeParam, pk::Binary16>();  // conversions keep NaN
 }
 
+// The summary reduced on the space is what the host fields give: the mass to round-off (the
+// sums run in another order), the largest speed exactly, and NaN once a cell's velocity is.
+template <class Space, class Real>
+void check_summary() {
+  const Geometry g = mixed_geometry();
+  std::vector<double> density, velocity;
+  random_state(g, density, velocity, 11);
+  Parameters p;
+  p.check_interval = 0;
+  Solver<Space, Real> solver(Space{}, g, p);
+  solver.initialize(density, velocity);
+  solver.advance(3);
+  const HostFields fields = solver.fields();
+  const FlowSummary summary = solver.summary();
+  EXPECT_NEAR(summary.mass, total_mass(fields), 1e-12 * total_mass(fields));
+  EXPECT_EQ(summary.max_speed, max_speed(fields));
+  EXPECT_GT(summary.max_speed, 0.0);
+  velocity[3 * g.cell_index(3, 4, 2)] = std::numeric_limits<double>::quiet_NaN();
+  solver.initialize(density, velocity);
+  EXPECT_TRUE(std::isnan(solver.summary().max_speed));
+}
+
+TYPED_TEST(LbmSolver, SummaryOnTheSpaceMatchesTheHostFields) {
+  check_summary<TypeParam, double>();
+  check_summary<TypeParam, pk::Binary16>();
+}
+
 TYPED_TEST(LbmSolver, PressureDropDrivesFlowFromInletToOutlet) {
   Parameters p;
   p.inlet_density = 1.005;

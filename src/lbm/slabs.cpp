@@ -6,21 +6,25 @@
 
 namespace pk::lbm {
 
-int split_axis(const Geometry& geometry) {
-  int axis = 2;
+int split_axis(const Geometry& geometry, int ranks, SlabAxis asked) {
+  if (asked != SlabAxis::automatic) return static_cast<int>(asked);
+  int axis = 2;  // z when it has a layer for every rank; else the longest axis, ties to the later
+  if (geometry.nz() >= ranks) return axis;
   for (int a = 1; a >= 0; --a)
     if (geometry.extent(a) > geometry.extent(axis)) axis = a;
   return axis;
 }
 
-Slab slab_of(const Geometry& geometry, int ranks, int rank) {
+Slab slab_of(const Geometry& geometry, int ranks, int rank, SlabAxis asked) {
   Slab slab;
-  slab.axis = split_axis(geometry);
+  slab.axis = split_axis(geometry, ranks, asked);
   slab.extent = geometry.extent(slab.axis);
-  require(ranks >= 1 && ranks <= slab.extent, std::to_string(ranks) + " ranks, but the lattice has only " +
-                                                  std::to_string(slab.extent) + " layers along its longest axis (" +
-                                                  std::string(1, "xyz"[slab.axis]) + "): use at most " +
-                                                  std::to_string(slab.extent) + " ranks");
+  const std::string axis(1, "xyz"[slab.axis]);
+  require(
+      ranks >= 1 && ranks <= slab.extent,
+      std::to_string(ranks) + " ranks, but the lattice has only " + std::to_string(slab.extent) + " layers along " +
+          (asked == SlabAxis::automatic ? "any axis (" + axis + " has the most)" : axis + ", the slab axis asked for") +
+          ": use at most " + std::to_string(slab.extent) + " ranks");
   require(rank >= 0 && rank < ranks, "rank " + std::to_string(rank) + " outside 0.." + std::to_string(ranks - 1));
   const int base = slab.extent / ranks, extra = slab.extent % ranks;
   slab.begin = rank * base + (rank < extra ? rank : extra);

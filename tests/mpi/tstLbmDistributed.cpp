@@ -44,7 +44,7 @@ struct HashState {
   }
 };
 
-// Channel along x with pressure faces, walls in y, periodic in z and a solid block: split along x.
+// Channel along x with pressure faces, walls in y, periodic in z and a solid block: cut along x.
 Geometry channel_x() {
   Geometry g(24, 7, 5, {false, false, true});
   for (int z = 0; z < g.nz(); ++z)
@@ -57,7 +57,7 @@ Geometry channel_x() {
   return g;
 }
 
-// Periodic in x and y, walls at the z faces, a solid post across rank faces: split along y.
+// Periodic in x and y, walls at the z faces, a solid post across rank faces: cut along y.
 Geometry posts_y() {
   Geometry g(6, 16, 5, {true, true, false});
   for (int z = 0; z < g.nz(); ++z)
@@ -65,7 +65,7 @@ Geometry posts_y() {
   return g;
 }
 
-// Fully periodic, split along z, with solid cells on the wrapping face.
+// Fully periodic, cut along z, with solid cells on the wrapping face.
 Geometry periodic_z() {
   Geometry g = periodic_box(5, 4, 12);
   g.set(1, 1, 0, CellType::solid);
@@ -76,7 +76,7 @@ Geometry periodic_z() {
 // The populations after `steps` steps from HashState, of the whole lattice on one solver
 // and of this rank's slab on the distributed one, restricted to the same cells.
 template <class Space, class Real, Traversal traversal = default_traversal<Space>>
-void expect_same_populations(const Geometry& geometry, Streaming streaming, int steps,
+void expect_same_populations(const Geometry& geometry, SlabAxis axis, Streaming streaming, int steps,
                              AaStorage storage = AaStorage::tuned, AbStores stores = AbStores::tuned) {
   const pk::mpi::Communicator world;
   Parameters p;
@@ -88,7 +88,8 @@ void expect_same_populations(const Geometry& geometry, Streaming streaming, int 
   p.aa_storage = storage;
   p.ab_stores = stores;
   Solver<Space, Real, traversal> whole(Space{}, geometry, p);
-  DistributedSolver<Space, Real, traversal> distributed(world, Space{}, geometry, p);
+  DistributedSolver<Space, Real, traversal> distributed(world, Space{}, geometry, p, axis);
+  ASSERT_EQ(distributed.slab().axis, static_cast<int>(axis));
   whole.initialize_with(HashState{});
   distributed.initialize_with(HashState{});
   for (int s = 0; s < steps; ++s) {
@@ -113,19 +114,20 @@ void expect_same_populations(const Geometry& geometry, Streaming streaming, int 
 
 TYPED_TEST(LbmDistributed, SameAsOneRankAlongX) {
   for (Streaming s : {Streaming::aa, Streaming::ab}) {
-    expect_same_populations<TypeParam, double>(channel_x(), s, 6);
-    expect_same_populations<TypeParam, float>(channel_x(), s, 6);
+    expect_same_populations<TypeParam, double>(channel_x(), SlabAxis::x, s, 6);
+    expect_same_populations<TypeParam, float>(channel_x(), SlabAxis::x, s, 6);
   }
 }
 
 TYPED_TEST(LbmDistributed, SameAsOneRankAlongY) {
-  for (Streaming s : {Streaming::aa, Streaming::ab}) expect_same_populations<TypeParam, double>(posts_y(), s, 5);
+  for (Streaming s : {Streaming::aa, Streaming::ab})
+    expect_same_populations<TypeParam, double>(posts_y(), SlabAxis::y, s, 5);
 }
 
 TYPED_TEST(LbmDistributed, SameAsOneRankAlongZ) {
   for (Streaming s : {Streaming::aa, Streaming::ab}) {
-    expect_same_populations<TypeParam, double>(periodic_z(), s, 5);
-    expect_same_populations<TypeParam, float>(periodic_z(), s, 5);
+    expect_same_populations<TypeParam, double>(periodic_z(), SlabAxis::z, s, 5);
+    expect_same_populations<TypeParam, float>(periodic_z(), SlabAxis::z, s, 5);
   }
 }
 
@@ -133,8 +135,9 @@ TYPED_TEST(LbmDistributed, SameAsOneRankAlongZ) {
 // exchange reads and writes whichever the rank's lattice holds.
 TYPED_TEST(LbmDistributed, SameAsOneRankInPlainAndShiftedStorage) {
   for (AaStorage storage : {AaStorage::plain, AaStorage::shifted}) {
-    expect_same_populations<TypeParam, float, Traversal::cells>(channel_x(), Streaming::aa, 6, storage);
-    expect_same_populations<TypeParam, pk::Binary16, Traversal::cells>(periodic_z(), Streaming::aa, 5, storage);
+    expect_same_populations<TypeParam, float, Traversal::cells>(channel_x(), SlabAxis::x, Streaming::aa, 6, storage);
+    expect_same_populations<TypeParam, pk::Binary16, Traversal::cells>(periodic_z(), SlabAxis::z, Streaming::aa, 5,
+                                                                       storage);
   }
 }
 
@@ -150,7 +153,8 @@ TYPED_TEST(LbmDistributed, SameAsOneRankOnWholePlanesSplitByWalls) {
   p.aa_storage = AaStorage::plain;
   const DistributedSolver<TypeParam, pk::Binary16, Traversal::cells> distributed(world, TypeParam{}, g, p);
   ASSERT_TRUE(distributed.local_solver().split_by_walls());
-  expect_same_populations<TypeParam, pk::Binary16, Traversal::cells>(g, Streaming::aa, 3, AaStorage::plain);
+  expect_same_populations<TypeParam, pk::Binary16, Traversal::cells>(g, SlabAxis::z, Streaming::aa, 3,
+                                                                     AaStorage::plain);
 }
 
 // The other traversal (cells on CPUs: the GPUs' kernels, with fp32 A-A in shifted storage
@@ -162,9 +166,9 @@ TYPED_TEST(LbmDistributed, SameAsOneRankOnWholePlanesSplitByWalls) {
 template <class Space>
 void expect_other_traversal_same(Streaming s, AbStores stores = AbStores::tuned) {
   constexpr Traversal other = default_traversal<Space> == Traversal::rows ? Traversal::cells : Traversal::rows;
-  expect_same_populations<Space, float, other>(channel_x(), s, 6, AaStorage::tuned, stores);
-  expect_same_populations<Space, float, other>(periodic_z(), s, 5, AaStorage::tuned, stores);
-  expect_same_populations<Space, double, other>(posts_y(), s, 5, AaStorage::tuned, stores);
+  expect_same_populations<Space, float, other>(channel_x(), SlabAxis::x, s, 6, AaStorage::tuned, stores);
+  expect_same_populations<Space, float, other>(periodic_z(), SlabAxis::z, s, 5, AaStorage::tuned, stores);
+  expect_same_populations<Space, double, other>(posts_y(), SlabAxis::y, s, 5, AaStorage::tuned, stores);
 }
 TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversalAA) { expect_other_traversal_same<TypeParam>(Streaming::aa); }
 TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversalAB) {
@@ -175,10 +179,12 @@ TYPED_TEST(LbmDistributed, SameAsOneRankOtherTraversalAB) {
 // A rank's VTK piece: its slab and the next rank's first layer, as one solver has them.
 TYPED_TEST(LbmDistributed, PiecesShareBoundaryLayers) {
   const pk::mpi::Communicator world;
-  for (const Geometry& g : {channel_x(), posts_y(), periodic_z()}) {
+  const std::pair<Geometry, SlabAxis> cases[] = {
+      {channel_x(), SlabAxis::x}, {posts_y(), SlabAxis::y}, {periodic_z(), SlabAxis::z}};
+  for (const auto& [g, axis] : cases) {
     Parameters p;
     Solver<TypeParam, double> whole(TypeParam{}, g, p);
-    DistributedSolver<TypeParam, double> distributed(world, TypeParam{}, g, p);
+    DistributedSolver<TypeParam, double> distributed(world, TypeParam{}, g, p, axis);
     whole.initialize_with(HashState{});
     distributed.initialize_with(HashState{});
     whole.advance(3);
@@ -231,7 +237,7 @@ TYPED_TEST(LbmDistributed, MoreRanksThanLayersIsRefusedOnEveryRank) {
   }
   const std::string layers = std::to_string(world.size() - 1);
   EXPECT_EQ(message, std::to_string(world.size()) + " ranks, but the lattice has only " + layers +
-                         " layers along its longest axis (z): use at most " + layers + " ranks");
+                         " layers along any axis (z has the most): use at most " + layers + " ranks");
 }
 
 }  // namespace

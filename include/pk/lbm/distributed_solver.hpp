@@ -34,14 +34,14 @@ class DistributedSolver {
  public:
   using LocalSolver = Solver<ExecutionSpace, Precision, traversal>;
 
-  // Collective. Cuts `global` into the ranks' slabs (pk::mpi::AgreedError when there are
-  // more ranks than layers, or a slab is all solid) and starts every cell at equilibrium,
-  // as Solver does.
+  // Collective. Cuts `global` into the ranks' slabs along `axis` (slabs.hpp; pk::mpi::AgreedError
+  // when there are more ranks than layers, or a slab is all solid) and starts every cell at
+  // equilibrium, as Solver does.
   DistributedSolver(const mpi::Communicator& comm, const ExecutionSpace& space, const Geometry& global,
-                    const Parameters& parameters)
+                    const Parameters& parameters, SlabAxis axis = SlabAxis::automatic)
       : comm_(comm), global_(global) {
     mpi::collectively(comm_, [&] {
-      slab_ = slab_of(global, comm.size(), comm.rank());
+      slab_ = slab_of(global, comm.size(), comm.rank(), axis);
       solver_.emplace(space, local_geometry(global, slab_), parameters, slab_.ghosts());
     });
     halo_.emplace(comm_, space, slab_, solver_->grid_);
@@ -98,6 +98,9 @@ class DistributedSolver {
     });
     return mine;
   }
+
+  // This rank's part of the summary (ghost cells aside): sum the masses, take the largest speed.
+  FlowSummary summary() const { return solver_->summary(); }
 
   // Collective. This rank's slab plus the first layer of the next rank's (none on the last
   // rank): the point data of a VTK piece, which must share its boundary points with the

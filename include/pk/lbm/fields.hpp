@@ -15,6 +15,13 @@ struct HostFields {
   std::vector<double> velocity;  // three per cell (ux, uy, uz), 0 in solid cells
 };
 
+// What a run's summary needs, reduced where the lattice lives (Solver::summary): no host
+// copy of the fields.
+struct FlowSummary {
+  double mass = 0;       // the sum of the density over the non-solid cells
+  double max_speed = 0;  // the largest |u|; NaN when any cell's velocity is NaN
+};
+
 // max over cells and components of |a.u - b.u|; NaN when a field holds a NaN; the fields
 // must have the same size.
 inline double max_velocity_difference(const HostFields& a, const HostFields& b) {

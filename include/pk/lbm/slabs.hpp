@@ -1,7 +1,7 @@
 #pragma once
-// Cutting a lattice into slabs, one per rank, along its longest axis (ties go to the later
-// axis: z slabs are contiguous in memory). A rank holds its slab plus one ghost layer on
-// each side that has a neighbour (D3Q19 links reach one cell): ghost cells mirror the
+// Cutting a lattice into slabs, one per rank, along one axis (z where it can: its planes are
+// contiguous in memory). A rank holds its slab plus one ghost layer on each side that has a
+// neighbour (D3Q19 links reach one cell): ghost cells mirror the
 // neighbour's cells, the solver reads them but never updates them.
 #include <pk/lbm/geometry.hpp>
 
@@ -34,12 +34,18 @@ struct Slab {
   int local_extent() const { return layers() + (low_neighbour >= 0) + (high_neighbour >= 0); }
 };
 
-// The longest axis of the geometry, ties to the later axis.
-int split_axis(const Geometry& geometry);
+// The axis slabs are cut along. `automatic` takes z whenever it has a layer for every rank:
+// z planes are contiguous, and a box of whole z slab layers is a run of cells that takes one
+// lattice's kernels, where an x or y slab's boxes take the per-cell kernel and x planes are
+// strided. Otherwise the longest axis (ties to the later one).
+enum class SlabAxis { automatic = -1, x = 0, y = 1, z = 2 };
+
+// The axis `asked` resolves to for `ranks` ranks (0 x, 1 y, 2 z).
+int split_axis(const Geometry& geometry, int ranks, SlabAxis asked = SlabAxis::automatic);
 
 // The slab of `rank` among `ranks`: layers shared as evenly as possible, lower ranks take
 // the remainder. Throws pk::Error when there are more ranks than layers.
-Slab slab_of(const Geometry& geometry, int ranks, int rank);
+Slab slab_of(const Geometry& geometry, int ranks, int rank, SlabAxis asked = SlabAxis::automatic);
 
 // The lattice a rank holds: its slab and ghost layers, not periodic along the split axis
 // (ghost layers carry the wrap). Inlet and outlet cells in ghost layers become fluid: the

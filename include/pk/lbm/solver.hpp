@@ -8,12 +8,12 @@
 //   solver.advance(1000);                  // throws pk::Error when the flow blows up
 //   pk::lbm::HostFields fields = solver.fields();
 //
-// One step = streaming + collision of every non-solid cell, with the boundary rules of
-// geometry.hpp. A-A (one lattice) and A-B (two) take identical steps; only the memory traffic
-// differs (details/storage.hpp). The kernels a step launches are chosen once per lattice
-// (details/step_plan.hpp). Every parameters.check_interval steps a health check looks for a
-// cell whose density is NaN or not positive or whose |u| / c_s exceeds max_mach; the first
-// (lowest index) stops the run with a pk::Error naming the step and the cell.
+// One step = streaming + collision of every non-solid cell (boundary rules: geometry.hpp).
+// A-A (one lattice) and A-B (two) take identical steps, with different traffic (storage.hpp);
+// the kernels a step launches are chosen once per lattice (details/step_plan.hpp). Every
+// parameters.check_interval steps a health check looks for a cell whose density is NaN or
+// not positive or whose |u| / c_s exceeds max_mach; the first (lowest index) stops the run
+// with a pk::Error naming the step and the cell.
 #include <pk/core/checks.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/host_copies.hpp>
@@ -151,6 +151,8 @@ class Solver {
     return Details::read_fields<ExecutionSpace, storage_type>(space_, f_, grid_, layout(), shifted(), geometry_,
                                                               steps_);
   }
+  // Their sum and largest |u|, reduced on the space.
+  FlowSummary summary() const { return Details::summarize(policy(), f_, grid_, layout(), shifted()); }
 
   // Post-collision populations f*_q of the last step, index q * cells + cell, 0 in solid
   // cells: the same numbers whatever the streaming pattern.

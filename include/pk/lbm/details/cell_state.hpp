@@ -1,6 +1,6 @@
 #pragma once
 // Per-cell kernels that set or read the state of a lattice in any layout and storage:
-// initial equilibrium, moments, post-collision copies and the health check.
+// initial equilibrium, moments, post-collision copies, the health check and the summary.
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/physics.hpp>
 #include <pk/lbm/details/storage.hpp>
@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 namespace pk::lbm::Details {
@@ -58,6 +59,34 @@ struct Moments {
     moments(g, density_excess, u);
     density_velocity(row, 0) = 1.0 + static_cast<double>(density_excess);
     for (int k = 0; k < 3; ++k) density_velocity(row, k + 1) = u[k];
+  }
+};
+
+// Reduces the moments of the non-solid cells: the sum of their densities (`speed` false) or
+// the largest |u| (`speed` true), where a NaN speed counts as infinite so that the maximum
+// keeps it (a plain max drops NaN).
+template <class ExecutionSpace, class Storage, bool speed>
+struct SummaryReduction {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  using Real = arithmetic_t<Storage>;
+  Lattice<Storage, MemorySpace> f;
+  Grid<MemorySpace> grid;
+  Layout layout;
+  bool shifted;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int cell, double& value) const {
+    if (grid.type(cell) == solid_flag) return;
+    Real g[D3Q19::size], density_excess, u[3];
+    post_collision(f, grid, layout, shifted, cell, g);
+    moments(g, density_excess, u);
+    if constexpr (!speed) {
+      value += 1.0 + static_cast<double>(density_excess);
+    } else {
+      const double ux = u[0], uy = u[1], uz = u[2];
+      double s = ::sqrt(ux * ux + uy * uy + uz * uz);
+      if (s != s) s = INFINITY;
+      if (s > value) value = s;
+    }
   }
 };
 

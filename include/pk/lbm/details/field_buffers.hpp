@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -59,6 +60,21 @@ HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typen
       for (int k = 0; k < 3; ++k) out.velocity[3 * static_cast<std::size_t>(c) + k] = host(c - first, k + 1);
     }
   }
+  return out;
+}
+
+// The summary of lattice `f`'s non-solid cells: two reductions over `all` (every cell).
+template <class ExecutionSpace, class Storage>
+FlowSummary summarize(const Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>& all,
+                      const Lattice<Storage, typename ExecutionSpace::memory_space>& f,
+                      const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted) {
+  FlowSummary out;
+  Kokkos::parallel_reduce("pk::lbm::mass", all,
+                          SummaryReduction<ExecutionSpace, Storage, false>{f, grid, layout, shifted}, out.mass);
+  Kokkos::parallel_reduce("pk::lbm::max_speed", all,
+                          SummaryReduction<ExecutionSpace, Storage, true>{f, grid, layout, shifted},
+                          Kokkos::Max<double>(out.max_speed));
+  if (std::isinf(out.max_speed)) out.max_speed = std::nan("");
   return out;
 }
 

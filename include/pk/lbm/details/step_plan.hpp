@@ -37,17 +37,19 @@ Grid<typename ExecutionSpace::memory_space> build_grid(const ExecutionSpace& spa
   Kokkos::View<std::uint8_t*, MemorySpace> cell_type(Kokkos::view_alloc(space, "pk::lbm::cell_type"), cells);
   auto cell_type_host = pk::host_mirror(cell_type);
   const int last_layer = geometry.extent(ghosts.axis) - 1;
-  for (int c = 0; c < cells; ++c) {
-    const CellType type = geometry.cells()[c];
-    const int at[3] = {c % geometry.nx(), c / geometry.nx() % geometry.ny(), c / geometry.nx() / geometry.ny()};
-    const int layer = at[ghosts.axis];
-    const bool ghost = (ghosts.low && layer == 0) || (ghosts.high && layer == last_layer);
-    const bool beside_wrap = (ghosts.wraps_low && layer == 1) || (ghosts.wraps_high && layer == last_layer - 1);
-    cell_type_host(c) = static_cast<std::uint8_t>(type == CellType::solid ? solid_flag
-                                                  : ghost                 ? solid_flag | G::ghost_bit
-                                                  : beside_wrap ? static_cast<std::uint8_t>(type) | G::walls_bit
-                                                                : static_cast<std::uint8_t>(type));
-  }
+  int c = 0;
+  for (int z = 0; z < geometry.nz(); ++z)
+    for (int y = 0; y < geometry.ny(); ++y)
+      for (int x = 0; x < geometry.nx(); ++x, ++c) {
+        const CellType type = geometry.cells()[c];
+        const int layer = ghosts.axis == 0 ? x : ghosts.axis == 1 ? y : z;
+        const bool ghost = (ghosts.low && layer == 0) || (ghosts.high && layer == last_layer);
+        const bool beside_wrap = (ghosts.wraps_low && layer == 1) || (ghosts.wraps_high && layer == last_layer - 1);
+        cell_type_host(c) = static_cast<std::uint8_t>(type == CellType::solid ? solid_flag
+                                                      : ghost                 ? solid_flag | G::ghost_bit
+                                                      : beside_wrap ? static_cast<std::uint8_t>(type) | G::walls_bit
+                                                                    : static_cast<std::uint8_t>(type));
+      }
   Kokkos::deep_copy(space, cell_type, cell_type_host);
   space.fence();  // the host copy goes out of scope
   Kokkos::View<std::uint32_t*, MemorySpace> walls(Kokkos::view_alloc(space, "pk::lbm::walls"), cells);
