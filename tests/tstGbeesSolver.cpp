@@ -232,6 +232,28 @@ TEST(GbeesHostCells, MarginalsSumEachBinInIndexOrder) {
   }
 }
 
+// Samples binned on the grid's cells along each axis: a sample at a cell centre's
+// coordinate and one half a width off it fall in the same bin (rounded to the nearest
+// centre); one beyond every cell falls in a bin the grid lacks and costs BC its share.
+TEST(GbeesHostCells, MarginalBhattacharyyaBinsSamplesOnTheCells) {
+  HostCells cells;
+  cells.n = 2;
+  cells.cell_width = {0.5, 2.0};
+  cells.index = {0, 3, 1, 3, 1, 4};
+  cells.position = {1.0, 6.0, 1.5, 6.0, 1.5, 8.0};  // origin (1, 0)
+  cells.probability = {0.5, 0.25, 0.25};
+  cells.key.assign(3, 0);
+  // x1 bins: 0 holds 0.5, 1 holds 0.5; x2 bins: 3 holds 0.75, 4 holds 0.25.
+  const std::vector<double> samples = {1.2, 6.9, 1.6, 7.2, 9.0, 8.5}, weights = {1, 2, 1};
+  const std::vector<double> bc = marginal_bhattacharyya(cells, samples, weights);
+  ASSERT_EQ(bc.size(), 2u);
+  // x1: samples in bins 0 (1/4), 1 (2/4) and 16 (1/4); x2: bins 3 (1/4), 4 (3/4).
+  EXPECT_NEAR(bc[0], std::sqrt(0.5 * 0.25) + std::sqrt(0.5 * 0.5), 1e-15);
+  EXPECT_NEAR(bc[1], std::sqrt(0.75 * 0.25) + std::sqrt(0.25 * 0.75), 1e-15);
+  EXPECT_NEAR(marginal_bhattacharyya(cells, {1.0, 6.0, 1.0, 6.0, 1.5, 6.0, 1.5, 8.0}, {1, 1, 1, 1})[0], 1.0, 1e-15);
+  EXPECT_THROW(marginal_bhattacharyya(cells, {1.0}, {1, 1}), pk::Error);
+}
+
 TEST(GbeesParameters, RejectOutOfRangeValues) {
   Parameters p = lorenz63_paper();
   EXPECT_NO_THROW(validate(p, 3));

@@ -155,6 +155,31 @@ double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q)
   return bc;
 }
 
+std::vector<double> marginal_bhattacharyya(const HostCells& cells, const std::vector<double>& samples,
+                                           const std::vector<double>& weights) {
+  const int n = cells.n;
+  require(cells.size() > 0, "marginal_bhattacharyya: the grid has no cell");
+  require(samples.size() == weights.size() * static_cast<std::size_t>(n),
+          "marginal_bhattacharyya: need n coordinates for every weight");
+  std::vector<double> bc(n);
+  for (int a = 0; a < n; ++a) {
+    const double h = cells.cell_width[a], origin = cells.position[a] - static_cast<double>(cells.index[a]) * h;
+    std::map<std::int64_t, std::array<double, 2>> bins;  // grid's, samples'
+    double grid_total = 0, sample_total = 0;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      bins[cells.index[c * n + a]][0] += cells.probability[c];
+      grid_total += cells.probability[c];
+    }
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+      bins[std::llround((samples[k * n + a] - origin) / h)][1] += weights[k];
+      sample_total += weights[k];
+    }
+    require(grid_total > 0 && sample_total > 0, "marginal_bhattacharyya: no probability on the grid or the samples");
+    for (const auto& [bin, pq] : bins) bc[a] += std::sqrt(std::max(pq[0], 0.0) / grid_total * (pq[1] / sample_total));
+  }
+  return bc;
+}
+
 double bhattacharyya_above_threshold(const HostCells& cells, const std::vector<double>& q, double threshold) {
   require(q.size() == cells.size(), "bhattacharyya: the distributions have different sizes");
   double bc = 0, p_total = 0, q_total = 0;

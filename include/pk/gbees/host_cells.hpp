@@ -43,6 +43,12 @@ double bhattacharyya(const std::vector<double>& p, const std::vector<double>& q)
 // renormalised over them (what above_threshold gives), for q known on every cell.
 double bhattacharyya_above_threshold(const HostCells& cells, const std::vector<double>& q, double threshold);
 
+// BC between the grid's 1-D marginal along each axis and that of weighted samples (sample
+// k, axis d at k * n + d) binned on the grid's cells along that axis: a comparison that needs
+// no kernel density estimate. A sample outside the grid's bins falls in a bin the grid lacks.
+std::vector<double> marginal_bhattacharyya(const HostCells& cells, const std::vector<double>& samples,
+                                           const std::vector<double>& weights);
+
 // E = sum over the union of cells of |P_a - P_b| (the 1-norm of sec. 5.2.2 for cell
 // probabilities P = p prod h), and BC over the union; cells are matched by key.
 struct GridComparison {

@@ -64,6 +64,13 @@ class MonteCarlo {
 
   double time() const { return time_; }
   std::int64_t size() const { return samples_.extent(0); }
+  // Kish's effective sample size (sum w)^2 / sum w^2: what the weights leave of size().
+  double effective_size() const {
+    const auto w = readable_on_host(space_, weight_);
+    double sum = 0, squares = 0;
+    for (std::size_t k = 0; k < w.size(); ++k) sum += w(k), squares += w(k) * w(k);
+    return squares > 0 ? sum * sum / squares : 0;
+  }
 
   // RK4 with equal steps no longer than max_dt up to time t.
   void advance_to(double t, double max_dt = 1e-3) {
@@ -115,6 +122,17 @@ class MonteCarlo {
   double bhattacharyya(const HostCells& cells, double threshold) const {
     const HostCells reported = above_threshold(cells, threshold);
     return pk::gbees::bhattacharyya(reported.probability, kde_on_cells(reported));
+  }
+
+  // The BC of each axis' 1-D marginal, the grid's against the samples' binned on its cells
+  // (marginal_bhattacharyya): no KDE, so no bandwidth to flatter or blur either side.
+  std::vector<double> marginal_bhattacharyya(const HostCells& cells) const {
+    const auto x = readable_on_host(space_, samples_);
+    const auto w = readable_on_host(space_, weight_);
+    std::vector<double> samples(x.size()), weights(w.data(), w.data() + w.size());
+    for (std::size_t k = 0; k < weights.size(); ++k)
+      for (int d = 0; d < n_; ++d) samples[k * n_ + d] = x(k, d);
+    return pk::gbees::marginal_bhattacharyya(cells, samples, weights);
   }
 
   // The weighted Gaussian KDE with Scott's factor n_eff^(-1/(n+4)) at the cell centres,
