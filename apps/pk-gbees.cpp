@@ -198,7 +198,7 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     s.so_far = solver.statistics();
     if (mc) {
       mc->advance_to(solver.time());
-      s.bc = mc->bhattacharyya(s.cells, p.threshold);
+      if (o.mc_kde) s.bc = mc->bhattacharyya(s.cells, p.threshold);
       s.marginal_bc = mc->marginal_bhattacharyya(s.cells);
       s.mc_effective_size = mc->effective_size();
     }
@@ -377,9 +377,9 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
             << fixed(per_slot.total(), 1) << " B per slot), " << fixed(model_gbs, 1) << " GB/s at "
             << fixed(traffic.total(), 0) << " B per cell-step\n";
   for (const Snapshot& s : r.snapshots)
-    if (s.bc >= 0) {
-      std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo " << fixed(s.bc, 4)
-                << ", 1-D marginals without a KDE";
+    if (!s.marginal_bc.empty()) {
+      std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo "
+                << (s.bc >= 0 ? fixed(s.bc, 4) : "(no KDE)") << ", 1-D marginals without a KDE";
       for (double bc : s.marginal_bc) std::cout << " " << fixed(bc, 4);
       std::cout << " (" << static_cast<long long>(s.mc_effective_size) << " effective samples)\n";
     }
@@ -437,8 +437,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                       {"bytes_per_cell", bytes_per_cell},  {"bytes_per_cell_step", traffic.total()},
                       {"model_bandwidth_gbs", model_gbs}};
     for (auto it = r.snapshots.rbegin(); it != r.snapshots.rend(); ++it)
-      if (it->bc >= 0) {
-        record.metrics["bhattacharyya_final"] = it->bc;
+      if (!it->marginal_bc.empty()) {
+        if (it->bc >= 0) record.metrics["bhattacharyya_final"] = it->bc;
         record.metrics["marginal_bhattacharyya_final_min"] =
             *std::min_element(it->marginal_bc.begin(), it->marginal_bc.end());
         break;

@@ -37,6 +37,10 @@ void add_options(CLI::App& cli, Options& o) {
                "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");
   cli.add_option("--snapshots", o.snapshots, "equally spaced snapshot intervals (plus measurement times)");
   cli.add_option("--mc-samples", o.mc_samples, "Monte Carlo samples for the BC curve (0: off)");
+  cli.add_option("--mc-kde", o.mc_kde,
+                 "compare with the samples' KDE on the cells (cells x samples evaluations) as well as on the 1-D "
+                 "marginals; false: the marginals only (grids of many millions of cells)")
+      ->capture_default_str();
   cli.add_flag("--convergence", o.convergence, "also run the epsilon convergence study (sec. 5.2.2)");
   cli.add_option("--max-cells", o.max_cells, "refuse runs that need more cells (0: as memory allows)");
   cli.add_option("--progress", o.progress_seconds, "seconds between progress lines on stderr (0: none)");

@@ -33,6 +33,7 @@ struct Options {
   bool paper_back_faces = false;
   int snapshots = 6;
   std::int64_t mc_samples = 0;
+  bool mc_kde = true;  // the KDE on the cells (cells x samples kernel evaluations) beside the marginals
   bool convergence = false;
   double max_cells = 0;
   double progress_seconds = 2;
