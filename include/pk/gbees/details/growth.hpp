@@ -35,8 +35,8 @@ struct GrowCells {
   LiveCells<typename Grid::memory_space> live;
   int extent;  // slots per axis
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int item) const {
-    const int c = item % extent, d = item / extent;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {  // slots x axes can pass 2^31
+    const int c = static_cast<int>(item % extent), d = static_cast<int>(item / extent);
     // The count the step began with, not the live count: inserts raise that one atomically,
     // and host threads reading it for every item would contend for its cache line.
     if (c >= clock().first_new || !live.running()) return;

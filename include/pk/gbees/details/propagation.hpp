@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -192,7 +191,7 @@ class Propagation {
   // a functor over 512 bytes (those holding the hash map) to constant memory, and such a
   // launch first waits for the previous one to finish: twice a step, the queue of a batch
   // would drain.
-  auto light_weight(int extent) const {
+  auto light_weight(std::int64_t extent) const {
     return Kokkos::Experimental::require(Kokkos::RangePolicy<ExecutionSpace>(space_, 0, extent),
                                          Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   }
@@ -215,10 +214,8 @@ class Propagation {
           "pk::gbees::step::begin", one,
           BeginStep<memory_space>{clock, device_state_.phase, grid_.device_count(), grid_.insert_failed()});
     const int extent = grid_.launch_extent();
-    require(extent <= std::numeric_limits<int>::max() / geometry_.n,
-            "GBEES: " + std::to_string(extent) + " cell slots: growth's (cell, axis) index would overflow");
     Kokkos::parallel_for(
-        "pk::gbees::grow", light_weight(extent * geometry_.n),
+        "pk::gbees::grow", light_weight(static_cast<std::int64_t>(extent) * geometry_.n),
         GrowCells<typename Grid::Inserter, Grid>{geometry_.codec, grid_.inserter(), key, grid_.direction(), neighbour,
                                                  device_state_.out_of_range, clock, live, extent});
     Kokkos::parallel_reduce("pk::gbees::neighbours_fluxes_cfl", slots(),
