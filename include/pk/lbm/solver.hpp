@@ -100,7 +100,7 @@ class Solver {
     steps_ = 0;
     Kokkos::parallel_for(
         "pk::lbm::initialize", policy(),
-        Details::Initialize<ExecutionSpace, storage_type, State>{f_, grid_, layout(), shifted(), state});
+        Details::Initialize<ExecutionSpace, storage_type, State>{{f_, grid_, layout(), shifted()}, state});
     space_.fence();
   }
 
@@ -135,7 +135,7 @@ class Solver {
     const real_type max_u = static_cast<real_type>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
     Kokkos::parallel_reduce(
         "pk::lbm::check_health", policy(),
-        Details::FirstUnhealthyCell<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), max_u * max_u},
+        Details::FirstUnhealthyCell<ExecutionSpace, storage_type>{{f_, grid_, layout(), shifted()}, max_u * max_u},
         Kokkos::Min<int>(first));
     return first == INT_MAX ? -1 : first;
   }
@@ -162,7 +162,7 @@ class Solver {
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::post_collision"), cells, D3Q19::size);
     Kokkos::parallel_for(
         "pk::lbm::post_collision", policy(),
-        Details::PostCollisionCopy<ExecutionSpace, storage_type>{f_, grid_, layout(), shifted(), buffer});
+        Details::PostCollisionCopy<ExecutionSpace, storage_type>{{f_, grid_, layout(), shifted()}, buffer});
     const auto host = readable_on_host(space_, buffer);
     return std::vector<double>(host.data(), host.data() + host.size());
   }

@@ -13,22 +13,41 @@
 
 namespace pk::lbm::Details {
 
-// Min-reduces to the index of the first cell with a NaN, a density <= 0 or too high a Mach number.
+// A lattice as the per-cell kernels below read it: its populations in their layout and
+// storage, and the grid.
 template <class ExecutionSpace, class Storage>
-struct FirstUnhealthyCell {
+struct LatticeCells {
   using MemorySpace = typename ExecutionSpace::memory_space;
   using Real = arithmetic_t<Storage>;
   Lattice<Storage, MemorySpace> f;
   Grid<MemorySpace> grid;
   Layout layout;
   bool shifted;
+
+  KOKKOS_INLINE_FUNCTION bool solid(int cell) const { return grid.type(cell) == solid_flag; }
+  // The post-collision populations of the last step in a non-solid cell.
+  KOKKOS_INLINE_FUNCTION void post_collision_of(int cell, Real (&g)[D3Q19::size]) const {
+    post_collision(f, grid, layout, shifted, cell, g);
+  }
+  // Their density excess and velocity.
+  KOKKOS_INLINE_FUNCTION void moments_of(int cell, Real& density_excess, Real (&u)[3]) const {
+    Real g[D3Q19::size];
+    post_collision_of(cell, g);
+    moments(g, density_excess, u);
+  }
+};
+
+// Min-reduces to the index of the first cell with a NaN, a density <= 0 or too high a Mach number.
+template <class ExecutionSpace, class Storage>
+struct FirstUnhealthyCell {
+  using Real = arithmetic_t<Storage>;
+  LatticeCells<ExecutionSpace, Storage> lattice;
   Real max_u2;  // (max_mach * c_s)^2
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell, int& first) const {
-    if (cell >= first || grid.type(cell) == solid_flag) return;
-    Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, shifted, cell, g);
-    moments(g, density_excess, u);
+    if (cell >= first || lattice.solid(cell)) return;
+    Real density_excess, u[3];
+    lattice.moments_of(cell, density_excess, u);
     const Real u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     // NaN compares false with everything, so !(a <= b) also catches it.
     const bool bad = !(density_excess > Real(-1)) || !(u2 <= max_u2);
@@ -38,25 +57,20 @@ struct FirstUnhealthyCell {
 
 template <class ExecutionSpace, class Storage>
 struct Moments {
-  using MemorySpace = typename ExecutionSpace::memory_space;
   using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
+  LatticeCells<ExecutionSpace, Storage> lattice;
   // (cell - first, 0: rho, 1..3: u): the cells from `first` on, a chunk at a time.
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> density_velocity;
+  Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space> density_velocity;
   int first = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     const int row = cell - first;
-    if (grid.type(cell) == solid_flag) {
+    if (lattice.solid(cell)) {
       for (int k = 0; k < 4; ++k) density_velocity(row, k) = 0;
       return;
     }
-    Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, shifted, cell, g);
-    moments(g, density_excess, u);
+    Real density_excess, u[3];
+    lattice.moments_of(cell, density_excess, u);
     density_velocity(row, 0) = 1.0 + static_cast<double>(density_excess);
     for (int k = 0; k < 3; ++k) density_velocity(row, k + 1) = u[k];
   }
@@ -67,18 +81,13 @@ struct Moments {
 // keeps it (a plain max drops NaN).
 template <class ExecutionSpace, class Storage, bool speed>
 struct SummaryReduction {
-  using MemorySpace = typename ExecutionSpace::memory_space;
   using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
+  LatticeCells<ExecutionSpace, Storage> lattice;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell, double& value) const {
-    if (grid.type(cell) == solid_flag) return;
-    Real g[D3Q19::size], density_excess, u[3];
-    post_collision(f, grid, layout, shifted, cell, g);
-    moments(g, density_excess, u);
+    if (lattice.solid(cell)) return;
+    Real density_excess, u[3];
+    lattice.moments_of(cell, density_excess, u);
     if constexpr (!speed) {
       value += 1.0 + static_cast<double>(density_excess);
     } else {
@@ -92,18 +101,15 @@ struct SummaryReduction {
 
 template <class ExecutionSpace, class Storage>
 struct PostCollisionCopy {
-  using MemorySpace = typename ExecutionSpace::memory_space;
   using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
-  Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace> out;  // (cell, q): f*_q, 0 in solids
+  LatticeCells<ExecutionSpace, Storage> lattice;
+  Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>
+      out;  // (cell, q): f*_q, 0 in solids
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
     Real g[D3Q19::size];
-    const bool solid = grid.type(cell) == solid_flag;
-    if (!solid) post_collision(f, grid, layout, shifted, cell, g);
+    const bool solid = lattice.solid(cell);
+    if (!solid) lattice.post_collision_of(cell, g);
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       out(cell, q) = solid ? 0.0 : static_cast<double>(g[q]) + D3Q19::weight(q);
@@ -117,16 +123,13 @@ struct PostCollisionCopy {
 //   void operator()(int cell, int x, int y, int z, double& density, double (&velocity)[3]) const;
 template <class ExecutionSpace, class Storage, class State>
 struct Initialize {
-  using MemorySpace = typename ExecutionSpace::memory_space;
   using Real = arithmetic_t<Storage>;
-  Lattice<Storage, MemorySpace> f;
-  Grid<MemorySpace> grid;
-  Layout layout;
-  bool shifted;
+  LatticeCells<ExecutionSpace, Storage> lattice;
   State state;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int cell) const {
-    if (grid.type(cell) == solid_flag) return;
+    if (lattice.solid(cell)) return;
+    const auto& grid = lattice.grid;
     int x, y, z;
     grid.coordinates(cell, x, y, z);
     const std::uint32_t w = grid.walls(cell);
@@ -139,12 +142,12 @@ struct Initialize {
       constexpr int q = decltype(qc)::value;
       const Storage g = static_cast<Storage>(shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2));
       const int to = grid.template neighbour<q>(cell, w);
-      if (layout == Layout::home)
-        slot(f, cell, q, shifted) = g;
+      if (lattice.layout == Layout::home)
+        slot(lattice.f, cell, q, lattice.shifted) = g;
       else if (to >= 0)
-        slot(f, to, q, shifted) = g;
+        slot(lattice.f, to, q, lattice.shifted) = g;
       else
-        slot(f, cell, D3Q19::opposite(q), shifted) = g;
+        slot(lattice.f, cell, D3Q19::opposite(q), lattice.shifted) = g;
     });
   }
 };

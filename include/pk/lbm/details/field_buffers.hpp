@@ -52,7 +52,7 @@ HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typen
     const int last = std::min(cells, first + chunk);
     Kokkos::parallel_for("pk::lbm::moments",
                          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space, first, last),
-                         Moments<ExecutionSpace, Storage>{f, grid, layout, shifted, buffer, first});
+                         Moments<ExecutionSpace, Storage>{{f, grid, layout, shifted}, buffer, first});
     Kokkos::deep_copy(space, host, buffer);
     space.fence();
     for (int c = first; c < last; ++c) {
@@ -70,9 +70,9 @@ FlowSummary summarize(const Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexTyp
                       const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted) {
   FlowSummary out;
   Kokkos::parallel_reduce("pk::lbm::mass", all,
-                          SummaryReduction<ExecutionSpace, Storage, false>{f, grid, layout, shifted}, out.mass);
+                          SummaryReduction<ExecutionSpace, Storage, false>{{f, grid, layout, shifted}}, out.mass);
   Kokkos::parallel_reduce("pk::lbm::max_speed", all,
-                          SummaryReduction<ExecutionSpace, Storage, true>{f, grid, layout, shifted},
+                          SummaryReduction<ExecutionSpace, Storage, true>{{f, grid, layout, shifted}},
                           Kokkos::Max<double>(out.max_speed));
   if (std::isinf(out.max_speed)) out.max_speed = std::nan("");
   return out;
