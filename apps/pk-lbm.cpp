@@ -147,25 +147,34 @@ pk::MemoryAdvice smaller_lattice(double per_cell, const Parameters& parameters, 
   };
 }
 
+// Whether the run reads its fields to the host: to write them, or to compare spaces (the
+// summary is reduced on the space).
+bool fields_on_host(const Options& options) {
+  return options.vti_every > 0 || options.h5_every > 0 || options.compare_spaces;
+}
+
 // Bytes a cell of a lattice of `cells` cells takes in the memory of `Space` (with the
-// fields' host copy where that is the same memory).
+// fields' host copy where that is the same memory and the run reads them).
 template <class Space>
-double bytes_per_cell(std::int64_t cells, const Parameters& parameters, std::size_t storage_bytes) {
+double bytes_per_cell(std::int64_t cells, const Parameters& parameters, std::size_t storage_bytes,
+                      const Options& options) {
   const pk::lbm::MemoryPlan plan = pk::lbm::memory_plan(cells, parameters, storage_bytes);
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  return (host ? plan.device + plan.host : plan.device) / static_cast<double>(cells);
+  return (host && fields_on_host(options) ? plan.device + plan.host : plan.device) / static_cast<double>(cells);
 }
 
 // Refuses a lattice of `cells` cells (a rank's share on several ranks) that does not fit
 // the space, or the host that receives its fields.
 template <class Space>
 void require_lattice_memory(const Space& space, std::int64_t cells, const Parameters& parameters,
-                            std::size_t storage_bytes, int ranks = 1) {
+                            std::size_t storage_bytes, const Options& options, int ranks = 1) {
   const std::string what = (ranks > 1 ? "a slab of " : "a lattice of ") + std::to_string(cells) + " cells";
-  const double per_cell = bytes_per_cell<Space>(cells, parameters, storage_bytes);
+  const double per_cell = bytes_per_cell<Space>(cells, parameters, storage_bytes, options);
   pk::require_memory(space, per_cell * static_cast<double>(cells), what,
                      smaller_lattice(per_cell, parameters, storage_bytes, ranks));
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) return;
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ||
+      !fields_on_host(options))
+    return;
   const double host = pk::lbm::memory_plan(cells, parameters, storage_bytes).host;
   pk::require_memory(Kokkos::DefaultHostExecutionSpace{}, host, what + "'s fields on the host",
                      smaller_lattice(host / static_cast<double>(cells), parameters, storage_bytes, ranks));
@@ -175,7 +184,7 @@ template <class Space, class Real>
 Run run(const Space& space, const Geometry& geometry, const Parameters& parameters, const Options& options,
         const std::string& command) {
   const std::string name = pk::SpaceTraits<Space>::name;
-  require_lattice_memory(space, geometry.cell_count(), parameters, sizeof(Real));
+  require_lattice_memory(space, geometry.cell_count(), parameters, sizeof(Real), options);
   // On a device, the memory the solver holds is measured, as what it leaves free: the figure
   // that says how large a lattice fits, beside the plan that refuses larger ones.
   constexpr bool on_device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
@@ -405,7 +414,8 @@ Run run_distributed(const pk::mpi::Communicator& world, const Space& space, cons
   const Options& options = setup.options;
   const Geometry& geometry = setup.geometry;
   pk::mpi::collectively(world, [&] {  // a rank's share of the lattice, its two ghost layers aside
-    require_lattice_memory(space, geometry.cell_count() / world.size(), setup.parameters, sizeof(Real), world.size());
+    require_lattice_memory(space, geometry.cell_count() / world.size(), setup.parameters, sizeof(Real), options,
+                           world.size());
   });
   pk::CheckpointHeader header = run_header(name, geometry, setup.parameters, options);
   header.options.emplace_back(
@@ -519,9 +529,9 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
     runs.push_back(with_precision(setup.options, [&](auto real) {
       return pk::refuse_if_out_of_memory(
           space, "a slab of " + std::to_string(setup.geometry.cell_count() / world.size()) + " cells",
-          smaller_lattice(
-              bytes_per_cell<Space>(setup.geometry.cell_count() / world.size(), setup.parameters, sizeof(real)),
-              setup.parameters, sizeof(real), world.size()),
+          smaller_lattice(bytes_per_cell<Space>(setup.geometry.cell_count() / world.size(), setup.parameters,
+                                                sizeof(real), setup.options),
+                          setup.parameters, sizeof(real), world.size()),
           [&] { return run_distributed<Space, decltype(real)>(world, space, setup, command); });
     }));
   });
@@ -557,8 +567,9 @@ int main(int argc, char** argv) {
       runs.push_back(with_precision(setup->options, [&](auto real) {
         return pk::refuse_if_out_of_memory(
             space, "a lattice of " + std::to_string(setup->geometry.cell_count()) + " cells",
-            smaller_lattice(bytes_per_cell<Space>(setup->geometry.cell_count(), setup->parameters, sizeof(real)),
-                            setup->parameters, sizeof(real)),
+            smaller_lattice(
+                bytes_per_cell<Space>(setup->geometry.cell_count(), setup->parameters, sizeof(real), setup->options),
+                setup->parameters, sizeof(real)),
             [&] {
               return run<Space, decltype(real)>(space, setup->geometry, setup->parameters, setup->options, command);
             });

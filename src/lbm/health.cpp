@@ -6,15 +6,15 @@
 
 namespace pk::lbm::Details {
 
-std::string unhealthy_message(const HostFields& now, int first, const std::array<int, 3>& origin,
-                              const Parameters& parameters) {
-  const int x = first % now.nx + origin[0], y = first / now.nx % now.ny + origin[1],
-            z = first / now.nx / now.ny + origin[2];
-  const double rho = now.density[first];
-  const double* u = &now.velocity[3 * static_cast<std::size_t>(first)];
+std::string unhealthy_message(const Geometry& geometry, std::int64_t step, int first, const std::array<int, 3>& origin,
+                              const CellMoments& cell, const Parameters& parameters) {
+  const int x = first % geometry.nx() + origin[0], y = first / geometry.nx() % geometry.ny() + origin[1],
+            z = first / geometry.nx() / geometry.ny() + origin[2];
+  const double rho = cell.density;
+  const double* u = cell.velocity;
   const double speed = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
   std::ostringstream what;
-  what << "pk::lbm: at step " << now.step << ", cell (" << x << ", " << y << ", " << z << "): ";
+  what << "pk::lbm: at step " << step << ", cell (" << x << ", " << y << ", " << z << "): ";
   if (std::isnan(rho) || std::isnan(speed))
     what << "density or velocity is NaN";
   else if (rho <= 0)

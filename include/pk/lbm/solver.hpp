@@ -140,10 +140,10 @@ class Solver {
     return first == INT_MAX ? -1 : first;
   }
 
-  // What is wrong with cell `first`, naming it at its coordinates plus `origin` (a rank's
-  // lattice names cells of the whole one).
+  // What is wrong with cell `first` (its moments read alone), named as health.hpp says.
   std::string unhealthy_message(int first, const std::array<int, 3>& origin = {0, 0, 0}) const {
-    return Details::unhealthy_message(fields(), first, origin, parameters_);
+    const auto cell = Details::read_cell<ExecutionSpace, storage_type>(space_, f_, grid_, layout(), shifted(), first);
+    return Details::unhealthy_message(geometry_, steps_, first, origin, cell, parameters_);
   }
 
   // Density and velocity of every cell, as the last collision saw them, on the host.

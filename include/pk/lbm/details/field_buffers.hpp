@@ -4,6 +4,7 @@
 #include <pk/core/error.hpp>
 #include <pk/core/host_copies.hpp>
 #include <pk/lbm/details/cell_state.hpp>
+#include <pk/lbm/details/health.hpp>
 #include <pk/lbm/fields.hpp>
 #include <pk/lbm/geometry.hpp>
 
@@ -61,6 +62,18 @@ HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typen
     }
   }
   return out;
+}
+
+// Density and velocity of cell `cell` of lattice `f`: one cell's moments, read alone.
+template <class ExecutionSpace, class Storage>
+CellMoments read_cell(const ExecutionSpace& space, const Lattice<Storage, typename ExecutionSpace::memory_space>& f,
+                      const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted, int cell) {
+  const auto buffer = field_buffer(space, 1);
+  Kokkos::parallel_for("pk::lbm::cell_moments",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space, cell, cell + 1),
+                       Moments<ExecutionSpace, Storage>{{f, grid, layout, shifted}, buffer, cell});
+  const auto host = readable_on_host(space, buffer);
+  return {host(0, 0), {host(0, 1), host(0, 2), host(0, 3)}};
 }
 
 // The summary of lattice `f`'s non-solid cells: two reductions over `all` (every cell).
