@@ -98,9 +98,8 @@ class Solver {
   template <class State>
   void initialize_with(const State& state) {
     steps_ = 0;
-    Kokkos::parallel_for(
-        "pk::lbm::initialize", policy(),
-        Details::Initialize<ExecutionSpace, storage_type, State>{{f_, grid_, layout(), shifted()}, state});
+    Kokkos::parallel_for("pk::lbm::initialize", policy(),
+                         Details::Initialize<ExecutionSpace, storage_type, State>{lattice_cells(), state});
     space_.fence();
   }
 
@@ -133,26 +132,22 @@ class Solver {
   int first_unhealthy_cell() const {
     int first = INT_MAX;
     const real_type max_u = static_cast<real_type>(parameters_.max_mach * std::sqrt(D3Q19::cs2));
-    Kokkos::parallel_reduce(
-        "pk::lbm::check_health", policy(),
-        Details::FirstUnhealthyCell<ExecutionSpace, storage_type>{{f_, grid_, layout(), shifted()}, max_u * max_u},
-        Kokkos::Min<int>(first));
+    Kokkos::parallel_reduce("pk::lbm::check_health", policy(),
+                            Details::FirstUnhealthyCell<ExecutionSpace, storage_type>{lattice_cells(), max_u * max_u},
+                            Kokkos::Min<int>(first));
     return first == INT_MAX ? -1 : first;
   }
 
   // What is wrong with cell `first` (its moments read alone), named as health.hpp says.
   std::string unhealthy_message(int first, const std::array<int, 3>& origin = {0, 0, 0}) const {
-    const auto cell = Details::read_cell<ExecutionSpace, storage_type>(space_, f_, grid_, layout(), shifted(), first);
-    return Details::unhealthy_message(geometry_, steps_, first, origin, cell, parameters_);
+    return Details::unhealthy_message(geometry_, steps_, first, origin,
+                                      Details::read_cell(space_, lattice_cells(), first), parameters_);
   }
 
   // Density and velocity of every cell, as the last collision saw them, on the host.
-  HostFields fields() const {
-    return Details::read_fields<ExecutionSpace, storage_type>(space_, f_, grid_, layout(), shifted(), geometry_,
-                                                              steps_);
-  }
+  HostFields fields() const { return Details::read_fields(space_, lattice_cells(), geometry_, steps_); }
   // Their sum and largest |u|, reduced on the space.
-  FlowSummary summary() const { return Details::summarize(policy(), f_, grid_, layout(), shifted()); }
+  FlowSummary summary() const { return Details::summarize(policy(), lattice_cells()); }
 
   // Post-collision populations f*_q of the last step, index q * cells + cell, 0 in solid
   // cells: the same numbers whatever the streaming pattern.
@@ -160,9 +155,8 @@ class Solver {
     const int cells = static_cast<int>(geometry_.cell_count());
     Kokkos::View<double**, Kokkos::LayoutLeft, memory_space> buffer(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::lbm::post_collision"), cells, D3Q19::size);
-    Kokkos::parallel_for(
-        "pk::lbm::post_collision", policy(),
-        Details::PostCollisionCopy<ExecutionSpace, storage_type>{{f_, grid_, layout(), shifted()}, buffer});
+    Kokkos::parallel_for("pk::lbm::post_collision", policy(),
+                         Details::PostCollisionCopy<ExecutionSpace, storage_type>{lattice_cells(), buffer});
     const auto host = readable_on_host(space_, buffer);
     return std::vector<double>(host.data(), host.data() + host.size());
   }
@@ -203,6 +197,8 @@ class Solver {
     if (parameters_.streaming == Streaming::ab) return Details::Layout::home;
     return steps_ % 2 == 0 ? Details::Layout::streamed : Details::Layout::swapped;
   }
+  // The lattice as the per-cell kernels read it.
+  Details::LatticeCells<ExecutionSpace, storage_type> lattice_cells() const { return {f_, grid_, layout(), shifted()}; }
 
   void step() {
     step_cells(nullptr);

@@ -32,11 +32,19 @@ FieldBuffer<typename ExecutionSpace::memory_space> field_buffer(const ExecutionS
 // each chunk's launch and copy long against their start.
 inline std::int64_t field_chunk_cells(std::int64_t cells) { return std::min<std::int64_t>(cells, 1 << 22); }
 
-// Density and velocity of every cell of lattice `f` on the host, as of step `step`: the
+// The moments of cells [first, last) of `lattice` into rows 0.. of `buffer`.
+template <class ExecutionSpace, class Storage>
+void launch_moments(const ExecutionSpace& space, const LatticeCells<ExecutionSpace, Storage>& lattice,
+                    const FieldBuffer<typename ExecutionSpace::memory_space>& buffer, int first, int last) {
+  Kokkos::parallel_for("pk::lbm::moments",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space, first, last),
+                       Moments<ExecutionSpace, Storage>{lattice, buffer, first});
+}
+
+// Density and velocity of every cell of `lattice` on the host, as of step `step`: the
 // moments a chunk at a time, through one buffer on the space and its host mirror.
 template <class ExecutionSpace, class Storage>
-HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typename ExecutionSpace::memory_space>& f,
-                       const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted,
+HostFields read_fields(const ExecutionSpace& space, const LatticeCells<ExecutionSpace, Storage>& lattice,
                        const Geometry& geometry, std::int64_t step) {
   const int cells = static_cast<int>(geometry.cell_count());
   const int chunk = static_cast<int>(field_chunk_cells(cells));
@@ -51,9 +59,7 @@ HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typen
   out.velocity.resize(3 * out.density.size());
   for (int first = 0; first < cells; first += chunk) {
     const int last = std::min(cells, first + chunk);
-    Kokkos::parallel_for("pk::lbm::moments",
-                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space, first, last),
-                         Moments<ExecutionSpace, Storage>{{f, grid, layout, shifted}, buffer, first});
+    launch_moments(space, lattice, buffer, first, last);
     Kokkos::deep_copy(space, host, buffer);
     space.fence();
     for (int c = first; c < last; ++c) {
@@ -64,28 +70,22 @@ HostFields read_fields(const ExecutionSpace& space, const Lattice<Storage, typen
   return out;
 }
 
-// Density and velocity of cell `cell` of lattice `f`: one cell's moments, read alone.
+// Density and velocity of cell `cell` of `lattice`: one cell's moments, read alone.
 template <class ExecutionSpace, class Storage>
-CellMoments read_cell(const ExecutionSpace& space, const Lattice<Storage, typename ExecutionSpace::memory_space>& f,
-                      const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted, int cell) {
+CellMoments read_cell(const ExecutionSpace& space, const LatticeCells<ExecutionSpace, Storage>& lattice, int cell) {
   const auto buffer = field_buffer(space, 1);
-  Kokkos::parallel_for("pk::lbm::cell_moments",
-                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(space, cell, cell + 1),
-                       Moments<ExecutionSpace, Storage>{{f, grid, layout, shifted}, buffer, cell});
+  launch_moments(space, lattice, buffer, cell, cell + 1);
   const auto host = readable_on_host(space, buffer);
   return {host(0, 0), {host(0, 1), host(0, 2), host(0, 3)}};
 }
 
-// The summary of lattice `f`'s non-solid cells: two reductions over `all` (every cell).
+// The summary of the non-solid cells of `lattice`: two reductions over `all` (every cell).
 template <class ExecutionSpace, class Storage>
 FlowSummary summarize(const Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>& all,
-                      const Lattice<Storage, typename ExecutionSpace::memory_space>& f,
-                      const Grid<typename ExecutionSpace::memory_space>& grid, Layout layout, bool shifted) {
+                      const LatticeCells<ExecutionSpace, Storage>& lattice) {
   FlowSummary out;
-  Kokkos::parallel_reduce("pk::lbm::mass", all,
-                          SummaryReduction<ExecutionSpace, Storage, false>{{f, grid, layout, shifted}}, out.mass);
-  Kokkos::parallel_reduce("pk::lbm::max_speed", all,
-                          SummaryReduction<ExecutionSpace, Storage, true>{{f, grid, layout, shifted}},
+  Kokkos::parallel_reduce("pk::lbm::mass", all, SummaryReduction<ExecutionSpace, Storage, false>{lattice}, out.mass);
+  Kokkos::parallel_reduce("pk::lbm::max_speed", all, SummaryReduction<ExecutionSpace, Storage, true>{lattice},
                           Kokkos::Max<double>(out.max_speed));
   if (std::isinf(out.max_speed)) out.max_speed = std::nan("");
   return out;
