@@ -5,7 +5,8 @@
 //   fit:      BOBYQA maximum-likelihood estimate from --start
 // Built with ScaLAPACK and started on several ranks (mpirun -np N pk-matern ...), loglik and
 // fit spread the covariance matrix over the ranks (pk/besselk/distributed.hpp), one space
-// per rank.
+// per rank. Built with cuSOLVERMg, --gpus N spreads it over N GPUs of one process
+// (pk/besselk/multi_gpu.hpp).
 #include <pk/app/cli.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
@@ -22,11 +23,16 @@
 #include <pk/app/mpi_program.hpp>
 #include <pk/besselk/distributed.hpp>
 #endif
+#if PK_ENABLE_CUSOLVERMG
+#include <pk/besselk/multi_gpu.hpp>
+#endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -40,7 +46,7 @@ struct Setup {
   std::string mode = "fit", data_path, out = "pk-results";
   unsigned long seed = 42;
   bk::MaternParameters params, start;
-  int tile = bk::default_tile_size;
+  int tile = bk::default_tile_size, gpus = 0, max_evaluations = bk::OptimizerSettings{}.max_evaluations;
   double tolerance = 1e-5;
   bool profile_variance = false, from_file = false;
   bk::MaternData data;
@@ -64,20 +70,35 @@ std::optional<Setup> parse(int argc, char** argv) {
   cli.add_option("--start", start, "sigma^2,beta,nu where the fit starts")->delimiter(',')->expected(3);
   cli.add_option("--data", setup.data_path, "'x y z' file: written by generate, read by loglik and fit");
   cli.add_option("--seed", setup.seed, "random seed of the synthetic locations and field");
-  cli.add_option("--tile", setup.tile, "Cholesky tile size (on several ranks: ScaLAPACK's block size)");
+  const auto* tile = cli.add_option("--tile", setup.tile,
+                                    "Cholesky tile size (on several ranks or GPUs: ScaLAPACK's or cuSOLVERMg's "
+                                    "block size; default 512, with --gpus 1024)");
+  cli.add_option("--gpus", setup.gpus,
+                 "the covariance in column blocks over this process' first N GPUs, factored by cuSOLVERMg "
+                 "(CUDA builds; 0: one space at a time)");
   cli.add_option("--tolerance", setup.tolerance, "relative parameter tolerance of the fit");
+  cli.add_option("--max-evaluations", setup.max_evaluations, "the most likelihood evaluations the fit may make");
   cli.add_flag("--profile-variance", setup.profile_variance,
                "fit (beta, nu) with sigma^2 at its closed-form maximiser (same maximum, fewer evaluations)");
   cli.add_option("--out", setup.out, "directory for the result JSON");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
   setup.kokkos_args = *kokkos_args;
+  // cuSOLVERMg's solve wants larger blocks than the one-GPU tiles (docs/mpi.md).
+  if (setup.gpus > 0 && tile->count() == 0) setup.tile = 1024;
   setup.params = {truth[0], truth[1], truth[2]};
   bk::check_parameters(setup.params);
   setup.start = {start[0], start[1], start[2]};
   if (setup.mode == "fit") bk::check_parameters(setup.start);
   pk::require(setup.tile >= 16, "--tile " + std::to_string(setup.tile) + ": must be >= 16");
   pk::require(setup.tolerance > 0 && setup.tolerance < 1, "--tolerance must be in (0, 1)");
+  pk::require(setup.max_evaluations >= 1, "--max-evaluations must be >= 1");
+  pk::require(setup.gpus >= 0, "--gpus " + std::to_string(setup.gpus) + ": must be >= 0");
+#if !PK_ENABLE_CUSOLVERMG
+  pk::require(setup.gpus == 0, "--gpus: this pk-matern was built without cuSOLVERMg (a CUDA build on Kokkos >= 4.3)");
+#endif
+  pk::require(setup.gpus == 0 || space_request == "all" || space_request == "cuda",
+              "--gpus runs on CUDA: --space must be cuda (or left out)");
   setup.from_file = setup.mode != "generate" && !setup.data_path.empty();
   if (setup.from_file) {
     setup.data = bk::read_matern_data(setup.data_path);
@@ -127,13 +148,43 @@ void print_fit(const std::string& name, long count, const bk::Fit& fit, pk::Resu
                          {"smoothness", fit.estimate.smoothness},
                          {"log_likelihood", fit.log_likelihood},
                          {"evaluations", double(fit.evaluations)},
-                         {"wall_seconds", fit.seconds}});
+                         {"wall_seconds", fit.seconds},
+                         {"seconds_per_evaluation", fit.seconds / std::max(1, fit.evaluations)}});
 }
 
 // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
 std::string fewer_locations(double bytes) {
   return "about " + std::to_string(static_cast<long>(std::sqrt(bytes / 8))) +
          " locations fit (lower --locations, or give fewer rows in --data)";
+}
+
+void write_observations(const Setup& setup, const std::vector<double>& z) {
+  const bk::MaternParameters& p = setup.params;
+  pk::write_file(setup.data_path, [&](std::ostream& file) {
+    file << "# x y z: Matern field sigma^2=" << p.variance << " beta=" << p.range << " nu=" << p.smoothness
+         << " seed=" << setup.seed << '\n'
+         << std::setprecision(17);
+    for (std::size_t i = 0; i < z.size(); ++i)
+      file << setup.data.locations.x[i] << ' ' << setup.data.locations.y[i] << ' ' << z[i] << '\n';
+  });
+}
+
+// The fit's settings; with show_progress, a line on stderr at most every 10 s while it runs.
+bk::OptimizerSettings optimizer_settings(const Setup& setup, bool show_progress) {
+  bk::OptimizerSettings settings;
+  settings.relative_tolerance = setup.tolerance;
+  settings.max_evaluations = setup.max_evaluations;
+  if (show_progress)
+    settings.progress = [start = std::chrono::steady_clock::now(), last = 0.0](
+                            int evaluations, const bk::Parameters& at, double value) mutable {
+      const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (now - last < 10) return;
+      last = now;
+      std::cerr << "fit: " << evaluations << " evaluations in " << std::setprecision(4) << now << " s, the last at (";
+      for (std::size_t i = 0; i < at.size(); ++i) std::cerr << (i ? ", " : "") << std::setprecision(6) << at[i];
+      std::cerr << "): log-likelihood " << std::setprecision(12) << value << std::endl;
+    };
+  return settings;
 }
 
 template <class Space>
@@ -156,14 +207,7 @@ void run(const Space& space, const Setup& setup, const std::string& command, boo
   if (setup.mode == "generate") {
     if (!first) return;  // one file, from the first space
     const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, z);
-    const bk::MaternParameters& p = setup.params;
-    pk::write_file(setup.data_path, [&](std::ostream& file) {
-      file << "# x y z: Matern field sigma^2=" << p.variance << " beta=" << p.range << " nu=" << p.smoothness
-           << " seed=" << setup.seed << '\n'
-           << std::setprecision(17);
-      for (long i = 0; i < count; ++i)
-        file << setup.data.locations.x[i] << ' ' << setup.data.locations.y[i] << ' ' << hz(i) << '\n';
-    });
+    write_observations(setup, std::vector<double>(hz.data(), hz.data() + count));
     std::cout << name << ": wrote " << count << " observations to " << setup.data_path << std::endl;
     return;
   }
@@ -174,9 +218,9 @@ void run(const Space& space, const Setup& setup, const std::string& command, boo
     const double value = bk::log_likelihood(space, s, z, setup.params, work, &times, setup.tile);
     print_loglik(name, count, value, setup.params, times, record);
   } else {
-    bk::OptimizerSettings settings;
-    settings.relative_tolerance = setup.tolerance;
-    print_fit(name, count, bk::fit_matern(space, s, z, setup.start, settings, setup.profile_variance), record);
+    print_fit(name, count,
+              bk::fit_matern(space, s, z, setup.start, optimizer_settings(setup, true), setup.profile_variance),
+              record);
   }
   std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
 }
@@ -187,8 +231,10 @@ void run(const Space& space, const Setup& setup, const std::string& command, boo
 template <class Space>
 bool run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
                      const std::string& command) {
-  pk::mpi::collectively(
-      world, [&] { pk::require(setup.mode != "generate", "generate runs on one rank (start it without mpirun)"); });
+  pk::mpi::collectively(world, [&] {
+    pk::require(setup.mode != "generate", "generate runs on one rank (start it without mpirun)");
+    pk::require(setup.gpus == 0, "--gpus spreads one process over its GPUs: start it without mpirun");
+  });
   const std::string name = pk::SpaceTraits<Space>::name;
   const long count = static_cast<long>(setup.data.locations.size());
   std::optional<bk::BlockCyclic> layout;
@@ -227,10 +273,8 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
     if (world.rank() == 0) print_loglik(label, count, parts->value(), setup.params, times, record);
   } else {
     work.reset();  // the fit allocates its own
-    bk::OptimizerSettings settings;
-    settings.relative_tolerance = setup.tolerance;
-    const bk::Fit fit =
-        bk::fit_matern_distributed(space, *layout, s, z, setup.start, settings, world, setup.profile_variance);
+    const bk::Fit fit = bk::fit_matern_distributed(
+        space, *layout, s, z, setup.start, optimizer_settings(setup, world.rank() == 0), world, setup.profile_variance);
     interrupted = fit.interrupted;
     if (world.rank() == 0) print_fit(label, count, fit, record);
   }
@@ -251,6 +295,44 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
 }
 #endif
 
+#if PK_ENABLE_CUSOLVERMG
+// generate, loglik or fit with the covariance in column blocks over the first setup.gpus
+// GPUs, each generating its own columns.
+void run_multi_gpu(const Setup& setup, const std::string& command) {
+  const long count = static_cast<long>(setup.data.locations.size());
+  std::vector<int> devices(static_cast<std::size_t>(setup.gpus));
+  std::iota(devices.begin(), devices.end(), 0);
+  bk::GpuInstances gpus(devices);
+  bk::MultiGpuCovariance covariance(gpus.instances(), setup.data.locations, setup.tile);
+  const std::vector<double> z =
+      setup.from_file ? setup.data.z : covariance.synthetic_observations(setup.params, setup.seed + 1);
+  const std::string label = "cuda on " + std::to_string(setup.gpus) + " GPU(s) (cuSOLVERMg, column blocks of " +
+                            std::to_string(setup.tile) + ")";
+  if (setup.mode == "generate") {
+    write_observations(setup, z);
+    std::cout << label << ": wrote " << count << " observations to " << setup.data_path << std::endl;
+    return;
+  }
+  pk::ResultRecord record = new_record(setup, gpus.instances().front(), command, count);
+  record.metrics["gpus"] = setup.gpus;
+  record.metrics["block"] = setup.tile;
+  if (setup.mode == "loglik") {
+    bk::LikelihoodTimes times;
+    const auto parts = covariance.log_likelihood_parts(z, setup.params, &times);
+    pk::require(parts.has_value(),
+                "covariance matrix is not positive definite (duplicate or near-duplicate locations, or parameters "
+                "that make the matrix numerically singular)");
+    print_loglik(label, count, parts->value(), setup.params, times, record);
+  } else {
+    print_fit(
+        label, count,
+        bk::fit_matern_multi_gpu(covariance, z, setup.start, optimizer_settings(setup, true), setup.profile_variance),
+        record);
+  }
+  std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -264,6 +346,12 @@ int main(int argc, char** argv) {
     pk::Session session(setup->kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
+#if PK_ENABLE_CUSOLVERMG
+    if (setup->gpus > 0) {
+      run_multi_gpu(*setup, command);
+      return pk::interrupted() ? pk::interrupted_status() : 0;
+    }
+#endif
     bool first = true;
     pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
       pk::refuse_if_out_of_memory(space, std::to_string(setup->data.locations.size()) + " locations", fewer_locations,

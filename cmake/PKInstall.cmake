@@ -15,6 +15,9 @@ endif()
 if(PK_ENABLE_SCALAPACK)
   list(APPEND pk_components besselk_distributed)
 endif()
+if(PK_BUILD_CUSOLVERMG)
+  list(APPEND pk_components besselk_multi_gpu)
+endif()
 foreach(component IN LISTS pk_components)
   install(TARGETS pk_${component} EXPORT PortableKernels-${component}
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -12,7 +12,7 @@ namespace pk::besselk {
 namespace {
 struct Objective {
   const std::function<double(const Parameters&)>* f;
-  const std::function<bool()>* stop;
+  const OptimizerSettings* settings;
   nlopt_opt opt;
   int evaluations = 0;
 };
@@ -20,9 +20,12 @@ struct Objective {
 double call(unsigned n, const double* x, double*, void* data) {
   auto* objective = static_cast<Objective*>(data);
   // Stop after this evaluation.
-  if (*objective->stop ? (*objective->stop)() : interrupted()) nlopt_force_stop(objective->opt);
+  const OptimizerSettings& settings = *objective->settings;
+  if (settings.stop ? settings.stop() : interrupted()) nlopt_force_stop(objective->opt);
   ++objective->evaluations;
-  const double value = (*objective->f)(Parameters(x, x + n));
+  const Parameters at(x, x + n);
+  const double value = (*objective->f)(at);
+  if (settings.progress) settings.progress(objective->evaluations, at, value);
   // BOBYQA needs finite values: a failed evaluation is a very low likelihood.
   return std::isfinite(value) ? value : -1e300;
 }
@@ -41,7 +44,7 @@ Maximum maximize_bobyqa(const std::function<double(const Parameters&)>& f, const
                 " must lie in its bounds [" + std::to_string(lower[i]) + ", " + std::to_string(upper[i]) + "]");
   nlopt_opt opt = nlopt_create(NLOPT_LN_BOBYQA, dims);
   require(opt != nullptr, "NLopt: cannot create a BOBYQA optimiser");
-  Objective objective{&f, &settings.stop, opt};
+  Objective objective{&f, &settings, opt};
   nlopt_set_lower_bounds(opt, lower.data());
   nlopt_set_upper_bounds(opt, upper.data());
   nlopt_set_max_objective(opt, call, &objective);

@@ -1,6 +1,7 @@
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/interrupt.hpp>
 
+#include <time.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -10,14 +11,27 @@ namespace pk {
 namespace {
 
 volatile std::sig_atomic_t received_signal = 0;
+volatile std::sig_atomic_t received_at = 0;  // CLOCK_MONOTONIC seconds
 volatile std::sig_atomic_t checkpoint_signal = 0;
 
-// The second SIGINT or SIGTERM ends the program at once, without the file it was writing.
+std::sig_atomic_t monotonic_seconds() {  // clock_gettime is async-signal-safe
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::sig_atomic_t>(now.tv_sec);
+}
+
+// A second SIGINT or SIGTERM ends the program at once, without the file it was writing. One
+// that comes within a second or two of the first is the same request delivered twice (as
+// `timeout` and batch systems send it to the process and to its group, and a program with
+// several threads takes each copy), not a second one.
 extern "C" void on_interrupt(int signal) {
+  const std::sig_atomic_t now = monotonic_seconds();
   if (received_signal != 0) {
+    if (now - received_at < 2) return;
     remove_unfinished_file();
     ::_exit(128 + signal);
   }
+  received_at = now;
   received_signal = signal;
 }
 extern "C" void on_checkpoint_request(int) { checkpoint_signal = 1; }

@@ -109,6 +109,15 @@ def interrupt(tmp):
         record = json.load(open(os.path.join(out_dir, "lbm-aa-fp32-32x18x18-openmp.json")))
         check(record.get("interrupted") is True, f"pk-lbm signal {sig}: summary not marked interrupted")
         check(not [f for f in files_under(out_dir) if ".tmp-" in f], f"pk-lbm signal {sig}: temporary files left")
+    # `timeout` sends SIGTERM to the program and then to its process group: the two copies,
+    # each taken by one of the program's threads, are one request, not a second signal.
+    out_dir = os.path.join(tmp, "matern")
+    r = run(["timeout", "-s", "TERM", "3", program("pk-matern"), "fit", "--space", "openmp", "-n", "2500",
+             "--profile-variance", "--out", out_dir], timeout=120)
+    check(r.returncode == 124 and "(interrupted)" in r.stdout,
+          f"pk-matern fit under timeout: status {r.returncode}, stdout {r.stdout!r}, stderr {r.stderr!r}")
+    record = json.load(open(os.path.join(out_dir, "matern-fit-n2500-beta0.1-openmp.json")))
+    check(record.get("interrupted") is True, "pk-matern fit under timeout: record not marked interrupted")
     out_dir = os.path.join(tmp, "gbees")
     rc, out, err = interrupt_after([program("pk-gbees"), "--space", "openmp", "--convergence", "--progress", "0",
                                     "--out", out_dir], 3, signal.SIGTERM)

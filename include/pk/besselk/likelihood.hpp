@@ -90,7 +90,8 @@ Vector<ExecutionSpace> synthetic_observations(const ExecutionSpace& space, const
   cholesky_in_place(space, l, tile);
   // gemv reads the whole matrix: clear the strict upper triangle the factorisation left.
   Kokkos::parallel_for(
-      "pk::matern::clear_upper", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n * n), KOKKOS_LAMBDA(const long k) {
+      "pk::matern::clear_upper", Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<long>>(space, 0, n * n),
+      KOKKOS_LAMBDA(const long k) {
         const long i = k % n, j = k / n;
         if (j > i) l(i, j) = 0;
       });

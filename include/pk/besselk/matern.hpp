@@ -91,7 +91,8 @@ void generate_covariance(const ExecutionSpace& space, const DeviceLocations<Exec
   Kokkos::parallel_for(
       "pk::matern::generate_covariance",
       // Dynamic: the work sits in the lower triangle, which a static split shares unevenly.
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, n * n),
+      // 64-bit indices: n^2 passes 2^31 at n = 46341.
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<long>>(space, 0, n * n),
       KOKKOS_LAMBDA(const long k) {
         const long i = k % n, j = k / n;
         if (i < j) return;

@@ -17,6 +17,9 @@ struct OptimizerSettings {
   // Whether to stop (after the evaluation under way) with the best so far; empty: when
   // SIGINT or SIGTERM came (pk::interrupted).
   std::function<bool()> stop;
+  // Called after each evaluation with their count so far, where it was and its value (e.g. to
+  // show a long fit's progress); may be empty.
+  std::function<void(int evaluations, const Parameters& at, double value)> progress;
 };
 
 struct Maximum {

@@ -2,8 +2,8 @@
 // SIGINT (Ctrl-C) and SIGTERM stop a long run at its next safe point instead of killing it:
 // the handler only sets a flag, which the program polls between steps; it then writes what
 // it has (and its checkpoint, when it keeps one: checkpoint.hpp), marked interrupted, and
-// exits with interrupted_status(). A second SIGINT or SIGTERM ends the program at once
-// (files are still whole: see atomic_file.hpp). SIGUSR1 asks for a checkpoint at the next
+// exits with interrupted_status(). A second SIGINT or SIGTERM, 2 s or more after the first,
+// ends the program at once (files are still whole: see atomic_file.hpp). SIGUSR1 asks for a checkpoint at the next
 // safe point, and the run goes on.
 namespace pk {
 

@@ -31,7 +31,8 @@ void generate_local_covariance(const ExecutionSpace& space, const CyclicAxis& ro
   Kokkos::parallel_for(
       "pk::matern::generate_local_covariance",
       // Dynamic: the work sits in the lower triangle, which a static split shares unevenly.
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, rows.size * cols.size),
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<long>>(
+          space, 0, rows.size * cols.size),
       KOKKOS_LAMBDA(const long k) {
         const long li = k % local_rows, lj = k / local_rows;
         const long i = rows.global(li), j = cols.global(lj);
