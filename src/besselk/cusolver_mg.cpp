@@ -35,7 +35,8 @@ void check(cusolverStatus_t status, const std::string& what) {
           "cuSOLVERMg " + what + " failed (status " + std::to_string(static_cast<int>(status)) + ")");
 }
 
-// Doubles on one GPU.
+// Doubles on one GPU, zeroed: cuSOLVERMg's potrf reads the upper triangle of the diagonal
+// blocks too (compute-sanitizer initcheck), which the covariance kernel does not write.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
@@ -47,6 +48,7 @@ class DeviceBuffer {
       data_ = nullptr;
       throw std::bad_alloc();
     }
+    check(cudaMemset(data_, 0, std::max<std::size_t>(1, count) * sizeof(double)), "cudaMemset");
   }
   ~DeviceBuffer() {
     if (!data_) return;
