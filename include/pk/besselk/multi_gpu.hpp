@@ -36,7 +36,8 @@ class GpuInstances {
 
 // The covariance of `locations` over the GPUs of the instances, in column blocks of `block`;
 // holds the tiles, cuSOLVERMg's workspace and a copy of the locations on every GPU.
-// Throws pk::Error, naming the size that fits, when a GPU cannot hold its part.
+// Throws pk::Error, naming the size that fits, when a GPU cannot hold its part. The instances
+// (their GpuInstances) must outlive it.
 class MultiGpuCovariance {
  public:
   MultiGpuCovariance(const std::vector<Kokkos::Cuda>& gpus, const Locations& locations, int block);
