@@ -142,7 +142,8 @@ class Propagation {
         shift.v[d] = parameters_.member_means[e][d] - parameters_.initial_mean[d];
         offset.v[d] = static_cast<std::int64_t>(std::round(shift.v[d] / parameters_.cell_width[d]));
       }
-      Kokkos::parallel_for("pk::gbees::initialise", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, box),
+      Kokkos::parallel_for("pk::gbees::initialise",
+                           Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, box),
                            InitialGaussian<Grid>{geometry_, half, inverse_std, e, offset, shift, e * box, grid_.map(),
                                                  grid_.key(), grid_.probability(), failures});
     }
@@ -190,10 +191,12 @@ class Propagation {
   // Indices 0..extent-1, launched with the functor as a kernel argument. Kokkos would copy
   // a functor over 512 bytes (those holding the hash map) to constant memory, and such a
   // launch first waits for the previous one to finish: twice a step, the queue of a batch
-  // would drain.
+  // would drain. 64-bit indices: growth's slots x axes pass 2^31 from about 360 M cells in
+  // 6-D, which a 32-bit index would truncate.
   auto light_weight(std::int64_t extent) const {
-    return Kokkos::Experimental::require(Kokkos::RangePolicy<ExecutionSpace>(space_, 0, extent),
-                                         Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+    return Kokkos::Experimental::require(
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, extent),
+        Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   }
 
   // Launches one step's kernels over the slots of SparseGrid::launch_extent (LiveCells
