@@ -39,16 +39,16 @@ void check(cusolverStatus_t status, const std::string& what) {
 // blocks too (compute-sanitizer initcheck), which the covariance kernel does not write.
 class DeviceBuffer {
  public:
-  DeviceBuffer() = default;
-  DeviceBuffer(int device, std::size_t count) : device_(device), count_(count) {
+  DeviceBuffer(int device, std::size_t count) : device_(device) {
+    const std::size_t bytes = std::max<std::size_t>(1, count) * sizeof(double);
     check(cudaSetDevice(device), "cudaSetDevice");
-    const cudaError_t status = cudaMalloc(&data_, std::max<std::size_t>(1, count) * sizeof(double));
+    const cudaError_t status = cudaMalloc(&data_, bytes);
     if (status != cudaSuccess) {
       cudaGetLastError();
       data_ = nullptr;
       throw std::bad_alloc();
     }
-    check(cudaMemset(data_, 0, std::max<std::size_t>(1, count) * sizeof(double)), "cudaMemset");
+    check(cudaMemset(data_, 0, bytes), "cudaMemset");
   }
   ~DeviceBuffer() {
     if (!data_) return;
@@ -58,7 +58,6 @@ class DeviceBuffer {
   DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     std::swap(device_, other.device_);
-    std::swap(count_, other.count_);
     std::swap(data_, other.data_);
     return *this;
   }
@@ -74,7 +73,6 @@ class DeviceBuffer {
 
  private:
   int device_ = 0;
-  std::size_t count_ = 0;
   void* data_ = nullptr;
 };
 
@@ -123,8 +121,8 @@ double log_diagonal(const Kokkos::Cuda& gpu, const Matrix<Kokkos::Cuda>& l, cons
   return sum;
 }
 
-// out = (one GPU's columns of L) (their rows of e): the lower triangle only, since above it
-// are C's entries as generated, or nothing.
+// out = (one GPU's columns of L) (their rows of e): the lower triangle only, the part of the
+// columns that holds L.
 void lower_times_vector(const Kokkos::Cuda& gpu, const Matrix<Kokkos::Cuda>& l, const Details::CyclicAxis& cols,
                         const Vector<Kokkos::Cuda>& e, const Vector<Kokkos::Cuda>& out) {
   Kokkos::parallel_for(
@@ -166,7 +164,6 @@ struct MultiGpuCovariance::State {
   std::vector<Kokkos::Cuda> gpus;
   std::vector<int> devices;
   long n = 0;
-  int block = 0;
   std::vector<Details::CyclicAxis> columns;                   // each GPU's
   std::vector<DeviceBuffer> tiles, work, vectors, locations;  // vectors: 2n a GPU (right-hand side, product)
   std::vector<void*> tile_pointers, work_pointers, rhs_pointers;
@@ -234,7 +231,6 @@ MultiGpuCovariance::MultiGpuCovariance(const std::vector<Kokkos::Cuda>& gpus, co
   State& s = *state_;
   s.gpus = gpus;
   s.n = static_cast<long>(locations.size());
-  s.block = block;
   const int count = static_cast<int>(gpus.size());
   require(count >= 1, "multi-GPU covariance: no GPU given");
   require(s.n >= 2 && s.n <= std::numeric_limits<int>::max(), "multi-GPU covariance: n must be in [2, 2^31)");
