@@ -11,6 +11,7 @@
 //
 // Checkpoints and restarts (--checkpoint, --restart) continue a run bit for bit on one
 // host thread (docs/jobs.md).
+#include "gbees/model_choice.hpp"
 #include "gbees/options.hpp"
 
 #include <pk/app/cli.hpp>
@@ -30,13 +31,21 @@
 #include <pk/gbees/monte_carlo.hpp>
 #include <pk/gbees/parameters.hpp>
 #include <pk/gbees/solver.hpp>
+#if PK_ENABLE_MPI
+#include <pk/gbees/distributed_solver.hpp>
+#endif
 
 #include <nlohmann/json.hpp>
+
+#if PK_ENABLE_MPI
+#include <pk/app/mpi_program.hpp>
+#endif
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace {
@@ -212,8 +221,8 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
       const double elapsed = r.seconds + timer.seconds();
       const double rate = info.cell_steps / elapsed;
       const double eta = info.time > 0 ? elapsed * (p.end_time - info.time) / info.time : 0;
-      std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s   ", info.time, p.end_time,
-                   static_cast<long long>(info.step), info.cells, rate, eta);
+      std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %lld  %.3g cells/s  ETA %.0f s   ", info.time, p.end_time,
+                   static_cast<long long>(info.step), static_cast<long long>(info.cells), rate, eta);
     }
     // A checkpoint waits for a batch that ends with a prune (CheckpointState), at most
     // prune_interval steps; so does a stop that asks for one.
@@ -310,7 +319,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
 
   const Statistics& st = r.statistics;
   const double cells_per_second = st.cell_steps / r.seconds;
-  const double bytes_per_cell = st.peak_bytes / std::max(1, st.max_cells);
+  const double bytes_per_cell = st.peak_bytes / std::max<std::int64_t>(1, st.max_cells);
   const StepTraffic traffic = step_traffic(n);
   const double model_gbs = traffic.bandwidth_gbs(cells_per_second);
   nlohmann::json j;
@@ -466,42 +475,241 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   return j;
 }
 
+#if PK_ENABLE_MPI
+// The marginal of every rank's cells on rank 0 (empty on the others): each rank's marginal
+// of the cells it owns, added point by point (the ranks own disjoint cells).
+Marginal gathered_marginal(const pk::mpi::Communicator& world, const HostCells& mine, const std::vector<int>& axes) {
+  const std::size_t k = axes.size();
+  std::vector<double> packed;  // per point: its coordinates, then its density
+  if (mine.size() > 0) {
+    const Marginal m = marginal(mine, axes);
+    for (std::size_t q = 0; q < m.density.size(); ++q) {
+      packed.insert(packed.end(), m.coordinate.begin() + q * k, m.coordinate.begin() + (q + 1) * k);
+      packed.push_back(m.density[q]);
+    }
+  }
+  const auto gathered = world.gather(packed);
+  Marginal out;
+  out.axes = axes;
+  if (world.rank() != 0) return out;
+  std::map<std::vector<double>, double> density;
+  for (std::size_t at = 0; at + k < gathered.size(); at += k + 1)
+    density[std::vector<double>(gathered.begin() + at, gathered.begin() + at + k)] += gathered[at + k];
+  for (const auto& [coordinate, value] : density) {
+    out.coordinate.insert(out.coordinate.end(), coordinate.begin(), coordinate.end());
+    out.density.push_back(value);
+  }
+  return out;
+}
+
+// pk-gbees on several ranks: the grid in slabs, one a rank (pk::gbees::DistributedSolver);
+// snapshots' marginals and probability budgets, a summary and a record, written by rank 0.
+// Returns whether a signal stopped the run.
+template <class Space, class Model>
+bool run_distributed(const pk::mpi::Communicator& world, const Space& space, const Model& model, const Setup& setup,
+                     const std::string& command) {
+  const Options& o = setup.o;
+  const Parameters& p = setup.p;
+  const std::string name = pk::SpaceTraits<Space>::name;
+  const int n = model.dimension();
+  const bool root = world.rank() == 0;
+  const double planned_cells = std::max(initial_cell_count(p), static_cast<double>(p.max_cells));
+  pk::mpi::collectively(world, [&] {
+    pk::require_memory(space, planned_bytes(n, planned_cells), fixed(planned_cells, 0) + " cells", fewer_cells(n));
+  });
+  Kokkos::Timer timer;
+  std::optional<DistributedSolver<Space, Model>> solver;
+  pk::mpi::collectively(world, [&] { solver.emplace(world, space, model, p, o.slab_axis - 1); });
+  const std::string stem = "gbees-" + Model::name() + "-" + name + "-np" + std::to_string(world.size());
+  const std::string marginal_dir = o.out + "/" + stem;
+  nlohmann::json snapshots = nlohmann::json::array();
+  const auto take = [&](const std::string& suffix) {
+    const HostCells mine = solver->cells();
+    const std::string label = "t" + fixed(solver->time(), 4) + suffix;
+    const int shown = std::min(n, 3);
+    for (int a = 0; a < n; ++a) {
+      const Marginal m = gathered_marginal(world, mine, {a});
+      if (root) write_csv(m, marginal_dir + "/marginal-" + label + "-x" + std::to_string(a + 1) + ".csv");
+    }
+    for (int a = 0; a < shown; ++a)
+      for (int b = a + 1; b < shown; ++b) {
+        const Marginal m = gathered_marginal(world, mine, {a, b});
+        if (root)
+          write_csv(m, marginal_dir + "/marginal-" + label + "-x" + std::to_string(a + 1) + "x" +
+                           std::to_string(b + 1) + ".csv");
+      }
+    double kept = 0;
+    for (double q : mine.probability) kept += q;
+    const Statistics st = solver->statistics();
+    snapshots.push_back({{"label", label},
+                         {"time", solver->time()},
+                         {"cells", solver->cell_count()},
+                         {"kept_probability", world.sum(kept)},
+                         {"pruned_probability", st.pruned_probability},
+                         {"clipped_probability", st.clipped_probability},
+                         {"outflow_probability", st.outflow_probability}});
+  };
+  if (root) pk::make_directories(marginal_dir);
+  double seconds = timer.seconds(), last_print = 0;
+  Kokkos::Timer wall;
+  const auto observer = [&](const StepInfo& info) {
+    if (root && o.progress_seconds > 0 && wall.seconds() - last_print >= o.progress_seconds) {
+      last_print = wall.seconds();
+      std::fprintf(stderr, "\rt %.4f / %.4f  step %lld  cells %lld on %d ranks  %.3g cells/s   ", info.time, p.end_time,
+                   static_cast<long long>(info.step), static_cast<long long>(info.cells), world.size(),
+                   info.cell_steps / (seconds + timer.seconds()));
+    }
+    return !pk::interrupted();
+  };
+  take("");
+  bool completed = true;
+  std::size_t next_measurement = 0;
+  for (double t : snapshot_times(p, o.snapshots)) {
+    if (t <= solver->time()) continue;
+    timer.reset();
+    completed = solver->advance_to(t, observer);
+    space.fence();
+    seconds += timer.seconds();
+    if (!completed) break;
+    const bool measure =
+        next_measurement < p.measurements.size() && std::fabs(p.measurements[next_measurement].time - t) < 1e-12;
+    take(measure ? "-" : "");
+    if (measure) {
+      timer.reset();
+      solver->measure(p.measurements[next_measurement++]);
+      space.fence();
+      seconds += timer.seconds();
+      take("+");
+    }
+  }
+  if (root && last_print > 0) std::fprintf(stderr, "\n");
+  seconds = world.max(seconds);
+  const double communicating = world.max(solver->communication_seconds()) / seconds;
+  const Statistics st = solver->statistics();
+  const double peak_bytes = world.max(st.peak_bytes);
+  const double cells_per_second = st.cell_steps / seconds;
+  const double bytes_per_cell = peak_bytes * world.size() / std::max<double>(1, static_cast<double>(st.max_cells));
+  if (!root) return !completed;
+  nlohmann::json j{{"model", Model::name()},
+                   {"space", name},
+                   {"device", pk::describe_device(space)},
+                   {"command", command},
+                   {"ranks", world.size()},
+                   {"slab_axis", solver->geometry().slab.axis + 1},
+                   {"completed", completed},
+                   {"interrupted", !completed},
+                   {"final_time", solver->time()},
+                   {"dimension", n},
+                   {"members", member_count(p)},
+                   {"steps", st.steps},
+                   {"max_cells", st.max_cells},
+                   {"cell_steps", st.cell_steps},
+                   {"wall_seconds", seconds},
+                   {"cells_per_second", cells_per_second},
+                   {"communication_share", communicating},
+                   {"peak_bytes_per_rank", peak_bytes},
+                   {"bytes_per_cell", bytes_per_cell},
+                   {"pruned_probability", st.pruned_probability},
+                   {"clipped_probability", st.clipped_probability},
+                   {"outflow_probability", st.outflow_probability},
+                   {"snapshots", snapshots}};
+  const std::string path = o.out + "/" + stem + ".json";
+  pk::write_file(path, [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+  std::cout << name << ": " << Model::name() << " " << n << "-D on " << world.size() << " ranks (slabs along axis "
+            << solver->geometry().slab.axis + 1 << ") to t = " << fixed(solver->time(), 4)
+            << (completed ? "" : " (interrupted)") << ": " << st.steps << " steps, max " << st.max_cells << " cells, "
+            << fixed(seconds, 3) << " s, " << fixed(cells_per_second / 1e6, 3) << " M cells/s ("
+            << fixed(cells_per_second / 1e6 / world.size(), 3) << " a rank), " << fixed(100 * communicating, 1)
+            << " % of the time in exchanges and reductions, " << fixed(bytes_per_cell, 1) << " B/cell at peak\n"
+            << "  summary: " << path << ", marginals: " << marginal_dir << "/\n";
+  if (!o.results.empty()) {
+    pk::ResultRecord record{
+        "gbees",   Model::name() + "-np" + std::to_string(world.size()), name, pk::describe_device(space), command, {},
+        !completed};
+    record.metrics = {{"wall_seconds", seconds},
+                      {"steps", static_cast<double>(st.steps)},
+                      {"max_cells", static_cast<double>(st.max_cells)},
+                      {"cells_per_second", cells_per_second},
+                      {"cells_per_second_per_rank", cells_per_second / world.size()},
+                      {"ranks", static_cast<double>(world.size())},
+                      {"communication_share", communicating},
+                      {"bytes_per_cell", bytes_per_cell}};
+    std::cout << "  result: " << pk::write_result(record, o.results) << "\n";
+  }
+  if (o.plot && completed) {
+    const std::vector<std::string> call = {setup.python, pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT),
+                                           marginal_dir};
+    const int status = pk::run_program(call);
+    pk::require(status == 0, "plotting with ", setup.python, " ", call[1], " failed (status ", status, ")");
+  }
+  if (!completed) std::cout << "  interrupted: summary of the run so far written\n";
+  return !completed;
+}
+
+// pk-gbees on several ranks: checkpoints, Monte Carlo and the convergence study are one
+// rank's (refused here).
+int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
+  const Options& o = setup.o;
+  pk::mpi::collectively(world, [&] {
+    pk::require(o.checkpoint.path.empty() && o.checkpoint.restart.empty() && o.mc_samples == 0 && !o.convergence,
+                "on several MPI ranks pk-gbees runs without --checkpoint, --restart, --mc-samples and "
+                "--convergence (run those on one rank)");
+    if (world.rank() == 0) pk::make_directories(o.out);
+  });
+  bool stopped = false;
+  pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
+    if (stopped) return;
+    with_model(o, setup.dimension,
+               [&](const auto& model) { stopped = run_distributed(world, space, model, setup, command); });
+  });
+  return stopped ? static_cast<int>(world.max(pk::interrupted() ? pk::interrupted_status() : 0)) : 0;
+}
+#endif
+
+// The command line (and --config) read and checked, before Kokkos starts; empty when --help
+// was answered.
+std::optional<Setup> parse(int argc, char** argv) {
+  Setup setup;
+  Options& o = setup.o;
+  CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96, PCR3BP, CR3BP)"};
+  add_options(cli, o);
+  const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
+  if (!kokkos_args) return std::nullopt;
+  setup.kokkos_args = *kokkos_args;
+  setup.dimension = model_dimension(o);
+  setup.p = build_parameters(o, setup.dimension);
+  setup.spaces = pk::select_spaces(o.space);
+  pk::check_checkpoint_options(o.checkpoint);
+  if (!o.checkpoint.path.empty() || !o.checkpoint.restart.empty()) {
+    pk::require(setup.spaces.size() == 1,
+                "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
+    pk::require(o.mc_samples == 0 && !o.convergence,
+                "--checkpoint and --restart: not with --mc-samples or --convergence (their runs keep no checkpoint)");
+  }
+  setup.python = o.plot ? plotting_python() : "";
+  return setup;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+#if PK_ENABLE_MPI
+  pk::mpi::Environment mpi(argc, argv);
+  if (mpi.ranks() > 1) return pk::mpi::run_program("pk-gbees", argc, argv, parse, run_ranks);
+#endif
   return pk::run_app("pk-gbees", [&]() -> int {
-    Options o;
-    CLI::App cli{"GBEES: sparse-grid Fokker-Planck uncertainty propagation (Lorenz '63 / '96, PCR3BP, CR3BP)"};
-    add_options(cli, o);
-    const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
-    if (!kokkos_args) return 0;
-    const int n = model_dimension(o);
-    const Parameters p = build_parameters(o, n);
-    const std::vector<std::string> spaces = pk::select_spaces(o.space);
-    pk::check_checkpoint_options(o.checkpoint);
-    if (!o.checkpoint.path.empty() || !o.checkpoint.restart.empty()) {
-      pk::require(spaces.size() == 1,
-                  "--checkpoint and --restart: a checkpoint holds a run on one space; choose it "
-                  "with --space");
-      pk::require(o.mc_samples == 0 && !o.convergence,
-                  "--checkpoint and --restart: not with --mc-samples or --convergence (their runs keep no checkpoint)");
-    }
-    const std::string python = o.plot ? plotting_python() : "";
+    const std::optional<Setup> setup = parse(argc, argv);
+    if (!setup) return 0;
+    const Options& o = setup->o;
     pk::make_directories(o.out);
-    pk::Session session(*kokkos_args);
+    pk::Session session(setup->kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);
-    pk::for_each_selected_space(spaces, [&](const auto& space) {
+    pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
       if (pk::interrupted()) return;
-      pk::refuse_if_out_of_memory(space, "the run", fewer_cells(n), [&] {
-        if (o.model == "lorenz63")
-          run_space(space, Lorenz63{}, p, o, command, python);
-        else if (o.model == "pcr3bp")
-          run_space(space, o.mu ? PCR3BP{*o.mu} : PCR3BP{}, p, o, command, python);
-        else if (o.model == "cr3bp")
-          run_space(space, o.mu ? CR3BP{*o.mu} : CR3BP{}, p, o, command, python);
-        else
-          run_space(space, Lorenz96{n, o.forcing}, p, o, command, python);
+      pk::refuse_if_out_of_memory(space, "the run", fewer_cells(setup->dimension), [&] {
+        with_model(o, setup->dimension,
+                   [&](const auto& model) { run_space(space, model, setup->p, o, command, setup->python); });
       });
     });
     return pk::interrupted() ? pk::interrupted_status() : 0;

@@ -47,6 +47,10 @@ void add_options(CLI::App& cli, Options& o) {
   cli.add_option("--out", o.out, "directory for the summary JSON and the marginal CSVs");
   cli.add_option("--results", o.results, "also write a pk result record (e.g. perf/results)");
   cli.add_flag("--plot", o.plot, "draw the marginals as PNG with python3 + matplotlib");
+  cli.add_option("--slab-axis", o.slab_axis,
+                 "on several MPI ranks: the axis (1..n) the grid is cut along into slabs (0: the one the initial "
+                 "PDF spans most cells of)")
+      ->check(CLI::Range(0, max_dimension));
   add_checkpoint_options(cli, o.checkpoint, "steps");
 }
 
@@ -75,6 +79,7 @@ Parameters build_parameters(const Options& o, int n) {
     require(o.dimension >= 4 && o.dimension <= max_dimension, "--dimension ", o.dimension, ": Lorenz '96 needs 4 to ",
             max_dimension, " variables");
   Parameters p = default_parameters(o, n);
+  require(o.slab_axis <= n, "--slab-axis ", o.slab_axis, ": the model has ", n, " axes");
   if (o.mu) {
     char given[32];
     std::snprintf(given, sizeof given, "%g", *o.mu);

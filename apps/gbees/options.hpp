@@ -40,7 +40,19 @@ struct Options {
   std::string out = "pk-gbees-out";
   std::string results;  // directory for a pk::ResultRecord (perf/results)
   bool plot = false;
+  int slab_axis = 0;  // several MPI ranks: the axis the slabs cut, 1-based (0: the initial PDF's widest)
   CheckpointOptions checkpoint;
+};
+
+// What pk-gbees runs: the options, the case they give, the spaces, Kokkos' own arguments,
+// and the Python that plots (--plot).
+struct Setup {
+  Options o;
+  Parameters p;
+  int dimension = 0;
+  std::vector<std::string> spaces;
+  std::vector<std::string> kokkos_args;
+  std::string python;
 };
 
 // Every option of pk-gbees, --config included, read into `o`.

@@ -50,8 +50,9 @@ struct Budget {
     if (elapsed - last_print > 10) {
       last_print = elapsed;
       const double rate = s.cell_steps / elapsed;
-      std::fprintf(stderr, "  %s: t %.4f / %.4f  step %lld  cells %d  %.3g cells/s  ETA %.0f s\n", what.c_str(), s.time,
-                   end_time, static_cast<long long>(s.step), s.cells, rate, elapsed * (end_time - s.time) / s.time);
+      std::fprintf(stderr, "  %s: t %.4f / %.4f  step %lld  cells %lld  %.3g cells/s  ETA %.0f s\n", what.c_str(),
+                   s.time, end_time, static_cast<long long>(s.step), static_cast<long long>(s.cells), rate,
+                   elapsed * (end_time - s.time) / s.time);
     }
     stopped = elapsed > budget_seconds || pk::interrupted();
     return !stopped;
@@ -88,10 +89,10 @@ void add_statistics(std::map<std::string, double>& m, const Statistics& s, doubl
   m["roofline_fraction"] = m["model_bandwidth_gbs"] / copy.limit_gbs();
   m["wall_seconds"] = seconds;
   m["steps"] = static_cast<double>(s.steps);
-  m["max_cells"] = s.max_cells;
+  m["max_cells"] = static_cast<double>(s.max_cells);
   m["cell_steps"] = s.cell_steps;
   m["cells_per_second"] = s.cell_steps / seconds;
-  m["bytes_per_cell"] = s.peak_bytes / std::max(1, s.max_cells);
+  m["bytes_per_cell"] = s.peak_bytes / std::max<std::int64_t>(1, s.max_cells);
   const MemoryBreakdown b = bytes_per_slot(n);
   m["bytes_per_slot_state"] = b.state;
   m["bytes_per_slot_fluxes"] = b.fluxes;

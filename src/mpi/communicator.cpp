@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -181,5 +182,24 @@ double Communicator::sum(double value) const { return all_reduce(value, MPI_DOUB
 double Communicator::max(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_MAX, comm_); }
 
 unsigned Communicator::bit_or(unsigned value) const { return all_reduce(value, MPI_UNSIGNED, MPI_BOR, comm_); }
+
+std::vector<double> Communicator::gather(const std::vector<double>& mine) const {
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(rank_ == 0 ? size_ : 0), offsets(counts.size());
+  MPI_Request request;
+  MPI_Igather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_, &request);
+  wait_all(1, &request);
+  long total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = static_cast<int>(total);
+    total += counts[r];
+  }
+  require(total <= INT_MAX, "MPI gather: ", total, " values, more than one message holds");
+  std::vector<double> all(static_cast<std::size_t>(total));
+  MPI_Igatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_,
+               &request);
+  wait_all(1, &request);
+  return all;
+}
 
 }  // namespace pk::mpi

@@ -33,7 +33,7 @@ struct CheckpointState {
     h.add_value("time", s.state_.time_);
     h.add_value("last-dt", s.state_.last_dt_);
     h.add_value("pruned-at-step", s.state_.pruned_at_step_);
-    h.add_value("max-cells", std::int64_t{st.max_cells});
+    h.add_value("max-cells", st.max_cells);
     h.add_value("cell-steps", st.cell_steps);
     h.add_value("pruned-probability", st.pruned_probability);
     h.add_value("peak-bytes", st.peak_bytes);
@@ -106,7 +106,7 @@ struct CheckpointState {
     s.state_.last_dt_ = h.real_value("last-dt");
     s.state_.pruned_at_step_ = h.integer_value("pruned-at-step");
     s.state_.statistics_.steps = h.step;
-    s.state_.statistics_.max_cells = static_cast<std::int32_t>(h.integer_value("max-cells"));
+    s.state_.statistics_.max_cells = h.integer_value("max-cells");
     s.state_.statistics_.cell_steps = h.real_value("cell-steps");
     s.state_.statistics_.pruned_probability = h.real_value("pruned-probability");
     s.state_.statistics_.peak_bytes = h.real_value("peak-bytes");

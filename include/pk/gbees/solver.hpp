@@ -44,6 +44,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <utility>
 
 namespace pk::gbees {
 
@@ -62,12 +64,18 @@ class Solver {
   // The Gaussian initial PDF of `parameters`, normalised, at time 0.
   Solver(const ExecutionSpace& space, const Model& model, const Parameters& parameters)
       : state_(space, model, parameters) {}
+  // The same over several ranks, each holding a slab of the grid along `axis` (details/
+  // distribution.hpp; < 0: chosen from the initial PDF). DistributedSolver supplies MPI's.
+  Solver(const ExecutionSpace& space, const Model& model, const Parameters& parameters,
+         std::shared_ptr<const Details::Ranks> ranks, int axis)
+      : state_(space, model, parameters, std::move(ranks), axis) {}
 
   const Parameters& parameters() const { return state_.parameters(); }
   const Model& model() const { return state_.model(); }
   int members() const { return state_.members(); }  // PDFs propagated together (Parameters::member_means)
   double time() const { return state_.time(); }
-  std::int32_t cell_count() const { return state_.grid().count(); }
+  // Cells in the grid (distributed: owned by all ranks).
+  std::int64_t cell_count() const { return state_.cell_count(); }
   Statistics statistics() const { return state_.statistics(); }
   const Details::Geometry& geometry() const { return state_.geometry(); }
 
@@ -89,7 +97,8 @@ class Solver {
     while (t - time() > tolerance) {
       state_.run_steps(state_.steps_in_batch(t), t, tolerance);
       const Statistics s = state_.statistics();
-      if (observer && !observer(StepInfo{time(), state_.last_dt(), s.steps, cell_count(), s.cell_steps})) {
+      const bool stop = observer && !observer(StepInfo{time(), state_.last_dt(), s.steps, cell_count(), s.cell_steps});
+      if (state_.on_any_rank(stop)) {
         state_.check_device_state();
         return false;
       }
@@ -109,7 +118,8 @@ class Solver {
   // Bayes update (eq. 4) with the Gaussian likelihood of `m`, normalisation and a prune.
   void measure(const Measurement& m) { state_.measure(m); }
 
-  // The cells on the host: keys, centres, probabilities, the PDF each belongs to.
+  // The cells on the host (distributed: those this rank owns): keys, centres,
+  // probabilities, the PDF each belongs to.
   HostCells cells() const { return state_.cells(); }
 
   // The sums of the last update, or of the last normalisation, of PDF `member` (waits for

@@ -11,13 +11,13 @@ struct StepInfo {
   double time = 0;
   double dt = 0;
   std::int64_t step = 0;
-  std::int32_t cells = 0;
+  std::int64_t cells = 0;
   double cell_steps = 0;  // Statistics::cell_steps so far (a progress report's rate)
 };
 
 struct Statistics {
   std::int64_t steps = 0;
-  std::int32_t max_cells = 0;
+  std::int64_t max_cells = 0;      // over all ranks in a distributed run
   double cell_steps = 0;           // sum over steps of the cells advanced (the paper's "cell computations")
   double pruned_probability = 0;   // removed by pruning (before renormalising)
   double clipped_probability = 0;  // negative undershoots set to zero

@@ -11,6 +11,8 @@
 //   }
 #include <mpi.h>
 
+#include <vector>
+
 namespace pk::mpi {
 
 // MPI_Init_thread on construction (funneled: only the thread that runs Kokkos' host code
@@ -67,6 +69,8 @@ class Communicator {
   double sum(double value) const;
   double max(double value) const;
   unsigned bit_or(unsigned value) const;  // the bits any rank set
+  // Every rank's values, in rank order, on rank 0 (empty on the others).
+  std::vector<double> gather(const std::vector<double>& mine) const;
 
  private:
   MPI_Comm comm_;

@@ -147,7 +147,14 @@ struct FiniteVolumeUpdate {
       if (sums[i] != 0) Kokkos::atomic_add(&members(e, i), sums[i]);
   }
 
+  // A rank's sums count the cells it owns, not its ghosts (Slab).
   KOKKOS_INLINE_FUNCTION void update(const int c, double* sums) const {
+    double mine[3] = {0, 0, 0};
+    apply(c, mine);
+    if (g.owns(key(c)))
+      for (int i = 0; i < 3; ++i) sums[i] += mine[i];
+  }
+  KOKKOS_INLINE_FUNCTION void apply(const int c, double* sums) const {
     const double dt = clock().dt;
     const int n = g.n;
     const double pc = probability(c);

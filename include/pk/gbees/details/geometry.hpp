@@ -19,12 +19,37 @@ struct IndexArray {
   std::int64_t v[max_dimension] = {};
 };
 
+// The cells one rank of a distributed run owns: the layers [begin, end) of axis `axis`
+// (details/distribution.hpp). It also holds copies of its neighbours' cells in the
+// ghost_layers layers on either side, which its step recomputes from exact copies, so that
+// every cell it owns is updated as on one rank. axis < 0: one rank owns every cell.
+struct Slab {
+  static constexpr int ghost_layers = 2;  // the cells a cell's update reads lie within 2 layers
+  int axis = -1;
+  std::int64_t begin = 0, end = 0;
+
+  KOKKOS_INLINE_FUNCTION bool owns(const KeyCodec& codec, std::uint64_t key) const {
+    if (axis < 0) return true;
+    const std::int64_t i = codec.index(key, axis);
+    return i >= begin && i < end;
+  }
+  // Owned or a ghost: the cells this rank keeps.
+  KOKKOS_INLINE_FUNCTION bool holds(const KeyCodec& codec, std::uint64_t key) const {
+    if (axis < 0) return true;
+    const std::int64_t i = codec.index(key, axis);
+    return i >= begin - ghost_layers && i < end + ghost_layers;
+  }
+};
+
 // Grid geometry in a form kernels copy by value: cell i has centre mean + h * i.
 struct Geometry {
   int n = 0;
   KeyCodec codec;
   double mean[max_dimension] = {};
   double h[max_dimension] = {};
+  Slab slab;  // the cells this rank owns (all of them on one rank)
+
+  KOKKOS_INLINE_FUNCTION bool owns(std::uint64_t key) const { return slab.owns(codec, key); }
 
   KOKKOS_INLINE_FUNCTION void centre(std::uint64_t key, double* x) const {
     for (int d = 0; d < n; ++d) x[d] = mean[d] + h[d] * static_cast<double>(codec.index(key, d));

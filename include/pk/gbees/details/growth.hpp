@@ -26,6 +26,7 @@ namespace pk::gbees::Details {
 template <class Inserter, class Grid>
 struct GrowCells {
   KeyCodec codec;
+  Slab slab;  // a rank inserts only the cells it holds
   Inserter insert;
   Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
   Kokkos::View<const std::int32_t*, typename Grid::memory_space> direction;
@@ -52,17 +53,18 @@ struct GrowCells {
       out_of_range() = 1;
       return;
     }
-    if (via < 0) insert(a);
+    if (via < 0 && slab.holds(codec, a)) insert(a);
     for (int j = 0; j < n; ++j) {
       const int dir_j = flow_direction(mask, j);
       if (j == d || dir_j == 0) continue;
       // Known through the neighbour table already? Then no insert is tried.
       if (via >= 0 && neighbour(via, (dir_j > 0 ? n : 0) + j) >= 0) continue;
       std::uint64_t b;
-      if (codec.shift(a, j, dir_j, b))
-        insert(b);
-      else
+      if (codec.shift(a, j, dir_j, b)) {
+        if (slab.holds(codec, b)) insert(b);
+      } else {
         out_of_range() = 1;
+      }
     }
   }
 };

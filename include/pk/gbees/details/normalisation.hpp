@@ -19,6 +19,7 @@ template <class Grid>
 struct SumProbability {
   using value_type = double[];
   KeyCodec codec;
+  Slab slab;  // a rank sums the cells it owns
   Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
   Kokkos::View<const double*, typename Grid::memory_space> probability;
   MemberSums<typename Grid::memory_space> sums;
@@ -31,10 +32,10 @@ struct SumProbability {
     for (unsigned i = 0; i < value_count; ++i) dst[i] += src[i];
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int c, double* rows) const {
-    rows[3 * codec.member(key(c))] += probability(c);
+    if (slab.owns(codec, key(c))) rows[3 * codec.member(key(c))] += probability(c);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    Kokkos::atomic_add(&sums(codec.member(key(c)), 0), probability(c));
+    if (slab.owns(codec, key(c))) Kokkos::atomic_add(&sums(codec.member(key(c)), 0), probability(c));
   }
 };
 

@@ -6,6 +6,7 @@
 #include <pk/core/spaces.hpp>
 #include <pk/gbees/details/advection.hpp>
 #include <pk/gbees/details/device_state.hpp>
+#include <pk/gbees/details/distribution.hpp>
 #include <pk/gbees/details/gaussian.hpp>
 #include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/details/growth.hpp>
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,8 +41,11 @@ class Propagation {
   using memory_space = typename ExecutionSpace::memory_space;
   using Grid = SparseGrid<ExecutionSpace>;
 
-  // The Gaussian initial PDF of `parameters`, normalised, at time 0.
-  Propagation(const ExecutionSpace& space, const Model& model, const Parameters& parameters)
+  // The Gaussian initial PDF of `parameters`, normalised, at time 0. With `ranks` (more than
+  // one), this rank's slab of it along `axis` (< 0: the axis the initial PDF spans the most
+  // cells of), the others' ghosts included (Distribution).
+  Propagation(const ExecutionSpace& space, const Model& model, const Parameters& parameters,
+              std::shared_ptr<const Ranks> ranks = {}, int axis = -1)
       : space_(space),
         model_(model),
         parameters_(checked(parameters, model)),
@@ -53,6 +58,11 @@ class Propagation {
       geometry_.mean[d] = parameters_.initial_mean[d];
       geometry_.h[d] = parameters_.cell_width[d];
     }
+    if (ranks && ranks->size() > 1) {
+      require(axis < geometry_.n, "GBEES slabs: axis ", axis + 1, " of a ", geometry_.n, "-D model");
+      distribution_ = std::make_unique<Distribution<ExecutionSpace>>(space, std::move(ranks),
+                                                                     axis >= 0 ? axis : widest_initial_axis());
+    }
     initialise();
   }
 
@@ -63,6 +73,18 @@ class Propagation {
   double last_dt() const { return last_dt_; }
   const Grid& grid() const { return grid_; }
   const Geometry& geometry() const { return geometry_; }
+  // Null on one rank.
+  const Distribution<ExecutionSpace>* distribution() const { return distribution_.get(); }
+  // Whether `flag` is true on any rank (collective when distributed): a decision all ranks
+  // take together, such as stopping.
+  bool on_any_rank(bool flag) const {
+    if (!distribution_) return flag;
+    double set = flag ? 1 : 0;
+    distribution_->ranks().sum(&set, 1);
+    return set > 0;
+  }
+  // The cells of the run: this rank's grid, or all ranks' owned cells as of the last batch.
+  std::int64_t cell_count() const { return distribution_ ? owned_cells_ : grid_.count(); }
   Statistics statistics() const {
     Statistics s = statistics_;
     s.map_rehashes = grid_.map_rehashes();
@@ -84,7 +106,8 @@ class Propagation {
     normalise();
   }
 
-  // The cells on the host: keys, centres, probabilities, the PDF each belongs to.
+  // The cells on the host (this rank's own when distributed): keys, centres, probabilities,
+  // the PDF each belongs to.
   HostCells cells() const {
     const std::int32_t m = grid_.count();
     HostCells out;
@@ -99,10 +122,21 @@ class Propagation {
     Kokkos::deep_copy(space_, key, Kokkos::subview(grid_.key(), std::make_pair(0, m)));
     Kokkos::deep_copy(space_, probability, Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
     space_.fence();
-    out.index.resize(static_cast<std::size_t>(m) * out.n);
-    out.position.resize(static_cast<std::size_t>(m) * out.n);
-    out.member.resize(m);
-    for (std::int32_t c = 0; c < m; ++c) {
+    if (distribution_) {  // not the ghosts
+      std::size_t kept = 0;
+      for (std::size_t c = 0; c < out.key.size(); ++c)
+        if (geometry_.owns(out.key[c])) {
+          out.key[kept] = out.key[c];
+          out.probability[kept++] = out.probability[c];
+        }
+      out.key.resize(kept);
+      out.probability.resize(kept);
+    }
+    const auto cells = static_cast<std::int32_t>(out.key.size());
+    out.index.resize(static_cast<std::size_t>(cells) * out.n);
+    out.position.resize(static_cast<std::size_t>(cells) * out.n);
+    out.member.resize(cells);
+    for (std::int32_t c = 0; c < cells; ++c) {
       out.member[c] = geometry_.codec.member(out.key[c]);
       for (int d = 0; d < out.n; ++d) {
         const std::int64_t i = geometry_.codec.index(out.key[c], d);
@@ -151,10 +185,30 @@ class Propagation {
     require(failed == 0, "initial grid: " + std::to_string(failed) +
                              " cells could not be inserted (ensemble members closer than their boxes?)");
     grid_.set_count(static_cast<std::int32_t>(total));
+    if (distribution_) distribution_->split(grid_, geometry_);
     grid_.rebuild_neighbours();
     normalise();
-    statistics_.max_cells = grid_.count();
+    count_cells();
+    statistics_.max_cells = cell_count();
     statistics_.peak_bytes = grid_.allocated_bytes();
+  }
+
+  // The axis along which the initial PDFs' boxes span the most cells (the first of equals).
+  int widest_initial_axis() const {
+    int widest = 0;
+    for (int d = 1; d < geometry_.n; ++d)
+      if (parameters_.initial_std[d] / parameters_.cell_width[d] >
+          parameters_.initial_std[widest] / parameters_.cell_width[widest])
+        widest = d;
+    return widest;
+  }
+
+  // The cells all ranks own now, into owned_cells_ (collective).
+  void count_cells() {
+    if (!distribution_) return;
+    double owned = static_cast<double>(distribution_->count_owned(grid_, geometry_));
+    distribution_->ranks().sum(&owned, 1);
+    owned_cells_ = static_cast<std::int64_t>(owned);
   }
 
   // Steps until the next prune, or as many as the last step's length says are left
@@ -177,8 +231,8 @@ class Propagation {
     time_ = clock.time;
     last_dt_ = clock.dt;
     statistics_.steps = clock.steps;
-    statistics_.cell_steps = clock.cell_steps;
-    statistics_.max_cells = std::max(statistics_.max_cells, clock.max_cells);
+    statistics_.cell_steps = distribution_ ? owned_cell_steps_ : clock.cell_steps;
+    statistics_.max_cells = std::max(statistics_.max_cells, distribution_ ? max_owned_cells_ : clock.max_cells);
     statistics_.peak_bytes = std::max(statistics_.peak_bytes, grid_.allocated_bytes());
     if (statistics_.steps % parameters_.prune_interval == 0 && statistics_.steps != pruned_at_step_) {
       pruned_at_step_ = statistics_.steps;
@@ -216,15 +270,24 @@ class Propagation {
       Kokkos::parallel_for(
           "pk::gbees::step::begin", one,
           BeginStep<memory_space>{clock, device_state_.phase, grid_.device_count(), grid_.insert_failed()});
-    const int extent = grid_.launch_extent();
-    Kokkos::parallel_for(
-        "pk::gbees::grow", light_weight(static_cast<std::int64_t>(extent) * geometry_.n),
-        GrowCells<typename Grid::Inserter, Grid>{geometry_.codec, grid_.inserter(), key, grid_.direction(), neighbour,
-                                                 device_state_.out_of_range, clock, live, extent});
+    // Ranks wait for each other within a step; one whose step is idle (the target reached)
+    // knows that the others' is too: their clocks are the same.
+    if (distribution_ && read_scalar(space_, device_state_.phase) != step_running) return;
+    const auto grow = [&] {
+      const int extent = grid_.launch_extent();
+      Kokkos::parallel_for("pk::gbees::grow", light_weight(static_cast<std::int64_t>(extent) * geometry_.n),
+                           GrowCells<typename Grid::Inserter, Grid>{geometry_.codec, geometry_.slab, grid_.inserter(),
+                                                                    key, grid_.direction(), neighbour,
+                                                                    device_state_.out_of_range, clock, live, extent});
+    };
+    grow();
+    // Distributed, a step that ran out of room resumes here, not after its collectives.
+    for (int attempt = 0; distribution_ && grid_.recover_failed_insert(attempt); ++attempt) grow();
     Kokkos::parallel_reduce("pk::gbees::neighbours_fluxes_cfl", slots(),
                             NeighboursFluxesAndCfl<Model, Grid>{model_, geometry_, grid_.map(), key, probability,
                                                                 neighbour, flux, clock, live},
                             Kokkos::Min<double, memory_space>(device_state_.cfl_limit));
+    if (distribution_) reduce_over_ranks(device_state_.cfl_limit, false);
     Kokkos::parallel_for("pk::gbees::link_new_cells", slots(), LinkNewCells<Grid>{neighbour, clock, live, geometry_.n});
     Kokkos::parallel_for("pk::gbees::step::choose_dt", one,
                          ChooseStep<memory_space>{clock, device_state_.cfl_limit, live, parameters_.epsilon});
@@ -248,7 +311,37 @@ class Propagation {
       Kokkos::deep_copy(space_, device_state_.step_sums, 0.0);
       Kokkos::parallel_for("pk::gbees::advect::update", slots(), update);
     }
+    if (distribution_) {
+      const double owned = reduce_over_ranks(device_state_.step_sums, true,
+                                             static_cast<double>(distribution_->count_owned(grid_, geometry_)));
+      owned_cells_ = static_cast<std::int64_t>(owned);
+      owned_cell_steps_ += owned;
+      max_owned_cells_ = std::max(max_owned_cells_, owned_cells_);
+    }
     Kokkos::parallel_for("pk::gbees::normalise::scale", slots(), scale_by_total(device_state_.step_sums, live));
+    if (distribution_) distribution_->exchange_ghosts(grid_, geometry_);
+  }
+
+  // Replaces a device view's values with their minimum (sum: their sum) over the ranks;
+  // `extra` travels with a sum and comes back summed.
+  template <class View>
+  double reduce_over_ranks(const View& values, bool sum, double extra = 0) {
+    std::vector<double> host(values.size() + 1);
+    using HostView = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    const HostView on_host(host.data(), values.size());
+    const Kokkos::View<double*, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> flat(values.data(),
+                                                                                            values.size());
+    Kokkos::deep_copy(space_, on_host, flat);
+    space_.fence();
+    host.back() = extra;
+    const int count = static_cast<int>(sum ? host.size() : values.size());
+    if (sum)
+      distribution_->ranks().sum(host.data(), count);
+    else
+      distribution_->ranks().min(host.data(), count);
+    Kokkos::deep_copy(space_, flat, on_host);
+    space_.fence();
+    return host.back();
   }
 
   // Sums per PDF by a reduction of 3 values per PDF (one PDF, or host threads: each thread
@@ -264,13 +357,15 @@ class Propagation {
   // Scales each PDF's cell probabilities to sum 1 and checks the sums on the host.
   void normalise() {
     const auto& sums = device_state_.update_sums;
-    const SumProbability<Grid> sum{geometry_.codec, grid_.key(), grid_.probability(), sums, 3u * members_};
+    const SumProbability<Grid> sum{geometry_.codec,     geometry_.slab, grid_.key(),
+                                   grid_.probability(), sums,           3u * members_};
     if (sums_by_reduction()) {
       Kokkos::parallel_reduce("pk::gbees::normalise::sum", over_cells(), sum, rows(sums));
     } else {
       Kokkos::deep_copy(space_, sums, 0.0);  // no update: nothing clipped or lost
       Kokkos::parallel_for("pk::gbees::normalise::sum", over_cells(), sum);
     }
+    if (distribution_) reduce_over_ranks(sums, true);
     Kokkos::parallel_for("pk::gbees::normalise::scale", light_weight(grid_.launch_extent()),
                          scale_by_total(device_state_.update_sums,
                                         {grid_.device_count(), device_state_.phase, grid_.insert_failed(), false}));
@@ -298,8 +393,14 @@ class Propagation {
   double prune() {
     Kokkos::parallel_for("pk::gbees::prune::mark", over_cells(),
                          PruneMark<Grid>{geometry_.n, grid_.direction(), grid_.neighbour(), grid_.keep()});
-    const double removed = grid_.compact();
-    grid_.rebuild_neighbours();
+    double removed = 0;
+    if (distribution_) {
+      removed = distribution_->prune(grid_, geometry_);
+      count_cells();
+    } else {
+      removed = grid_.compact();
+      grid_.rebuild_neighbours();
+    }
     statistics_.pruned_probability += removed;
     return removed;
   }
@@ -307,7 +408,12 @@ class Propagation {
   // Reads the device state (waits for the device) into statistics_ and last_update_, and
   // throws on a bad one.
   void check_device_state() {
-    const auto state = device_state_.read(space_);
+    auto state = device_state_.read(space_);
+    if (distribution_) {  // every rank stops when one does
+      double out_of_range = state.out_of_range;
+      distribution_->ranks().sum(&out_of_range, 1);
+      state.out_of_range = out_of_range > 0;
+    }
     statistics_.clipped_probability = state.run_sums[0];
     statistics_.outflow_probability = state.run_sums[1];
     require(state.out_of_range == 0, "grid growth left the range of the packed cell index (+-" +
@@ -343,6 +449,9 @@ class Propagation {
   double last_dt_ = 0;  // of the last step
   std::int64_t pruned_at_step_ = 0;
   Statistics statistics_;
+  std::unique_ptr<Distribution<ExecutionSpace>> distribution_;  // several ranks
+  std::int64_t owned_cells_ = 0, max_owned_cells_ = 0;          // over the ranks (distributed)
+  double owned_cell_steps_ = 0;
   std::vector<UpdateSums> last_update_;  // per PDF
 };
 

@@ -79,7 +79,7 @@ struct NeighboursFluxesAndCfl {
       rate += ::fabs(v) / g.h[j];
       flux(c, j) = donor_cell_flux(v, pc, neighbour(c, g.n + j), probability);
     }
-    if (rate > 0 && 1.0 / rate < smallest) smallest = 1.0 / rate;
+    if (rate > 0 && 1.0 / rate < smallest && g.owns(k)) smallest = 1.0 / rate;
   }
 };
 
