@@ -78,20 +78,10 @@ class Distribution {
   const std::vector<std::int64_t>& borders() const { return borders_; }
   Slab slab(int rank) const { return Slab{axis_, borders_[rank], borders_[rank + 1]}; }
 
-  // The first borders, from the cells of a grid that every rank holds whole (the initial
-  // PDF), and this rank's slab of it: the other cells are dropped.
-  void split(Grid& grid, Geometry& g) {
-    const Slab all{axis_, below_every_layer, above_every_layer};
-    borders_ = balanced(grid, g.codec, all, false);
+  // The slabs' borders (the first ones) and this rank's slab.
+  void set_borders(std::vector<std::int64_t> borders, Geometry& g) {
+    borders_ = std::move(borders);
     g.slab = slab(ranks_->rank());
-    const Slab mine = g.slab;
-    const auto codec = g.codec;
-    const auto key = grid.key();
-    const auto keep = grid.keep();
-    Kokkos::parallel_for(
-        "pk::gbees::distribution::split", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid.count()),
-        KOKKOS_LAMBDA(const int c) { keep(c) = mine.holds(codec, key(c)); });
-    grid.compact();
   }
 
   // The pruning of a rank (after PruneMark): drops its ghosts and the cells pruned, moves
@@ -111,8 +101,7 @@ class Distribution {
         },
         removed);
     ranks_->sum(&removed, 1);
-    const Slab kept{axis_, old.begin, old.end};
-    std::vector<std::int64_t> next = balanced(grid, codec, kept, true);
+    std::vector<std::int64_t> next = balanced(grid, codec, old);
     if (!imbalanced()) next = borders_;
     const Slab mine{axis_, next[ranks_->rank()], next[ranks_->rank() + 1]};
     // Cells kept whose owner changes go to it; the rank keeps the rest of what it owns.
@@ -213,25 +202,23 @@ class Distribution {
         });
   }
 
-  // Balanced borders for the cells `counted` picks on each rank (kept by the prune's mark
-  // when marked), summed over the ranks when `reduce`.
-  std::vector<std::int64_t> balanced(const Grid& grid, const KeyCodec& codec, const Slab& counted, bool reduce) {
+  // Balanced borders for the cells each rank owns by `counted` and keeps by the prune's mark.
+  std::vector<std::int64_t> balanced(const Grid& grid, const KeyCodec& codec, const Slab& counted) {
     const auto key = grid.key();
     const auto keep = grid.keep();
     const int axis = axis_;
-    const bool marked = reduce;
     Kokkos::MinMaxScalar<std::int64_t> range;
     Kokkos::parallel_reduce(
         "pk::gbees::distribution::layers", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid.count()),
         KOKKOS_LAMBDA(const int c, Kokkos::MinMaxScalar<std::int64_t>& r) {
-          if (!counted.owns(codec, key(c)) || (marked && !keep(c))) return;
+          if (!counted.owns(codec, key(c)) || !keep(c)) return;
           const std::int64_t i = codec.index(key(c), axis);
           if (i < r.min_val) r.min_val = i;
           if (i > r.max_val) r.max_val = i;
         },
         Kokkos::MinMax<std::int64_t>(range));
     double extremes[2] = {static_cast<double>(range.min_val), -static_cast<double>(range.max_val)};
-    if (reduce) ranks_->min(extremes, 2);
+    ranks_->min(extremes, 2);
     if (extremes[0] > -extremes[1]) return borders_;  // no cells
     const auto first = static_cast<std::int64_t>(extremes[0]);
     const auto layers = static_cast<std::int64_t>(-extremes[1]) - first + 1;
@@ -241,7 +228,7 @@ class Distribution {
     Kokkos::parallel_for(
         "pk::gbees::distribution::histogram", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid.count()),
         KOKKOS_LAMBDA(const int c) {
-          if (!counted.owns(codec, key(c)) || (marked && !keep(c))) return;
+          if (!counted.owns(codec, key(c)) || !keep(c)) return;
           Kokkos::atomic_add(&cells(codec.index(key(c), axis) - first), 1.0);
         });
     std::vector<double> host(static_cast<std::size_t>(layers));
@@ -250,7 +237,7 @@ class Distribution {
         Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
         cells);
     space_.fence();
-    if (reduce) ranks_->sum(host.data(), static_cast<int>(host.size()));
+    ranks_->sum(host.data(), static_cast<int>(host.size()));
     layer_cells_ = host;
     first_layer_ = first;
     return balanced_borders(host, first, ranks_->size());

@@ -28,14 +28,14 @@ KOKKOS_INLINE_FUNCTION double likelihood(const Measurement& m, const double* x) 
   return e.factor();
 }
 
-// Slot first_slot + s of PDF `member`'s initial box of (2 half_d + 1) cells per axis (the
-// last axis varies fastest) around the cell `offset`: its key, the Gaussian of the PDF's
-// mean (the grid's mean + shift) and standard deviations at its centre (not yet
-// normalised), and its map entry. An insert that fails adds one to `failures`.
+// Slot first_slot + s of PDF `member`'s initial box, or of a part of it: cells low_d +
+// [0, width_d) per axis (the last axis varies fastest) around the cell `offset`: its key, the
+// Gaussian of the PDF's mean (the grid's mean + shift) and standard deviations at its centre
+// (not yet normalised), and its map entry. An insert that fails adds one to `failures`.
 template <class Grid>
 struct InitialGaussian {
   Geometry g;
-  IndexArray half;
+  IndexArray low, width;
   RealArray inverse_std;
   int member;
   IndexArray offset;
@@ -50,9 +50,8 @@ struct InitialGaussian {
     std::int64_t index[max_dimension] = {}, rest = s;
     GaussianExponent e;
     for (int d = g.n - 1; d >= 0; --d) {
-      const std::int64_t width = 2 * half.v[d] + 1;
-      index[d] = offset.v[d] + rest % width - half.v[d];
-      rest /= width;
+      index[d] = offset.v[d] + low.v[d] + rest % width.v[d];
+      rest /= width.v[d];
       // The centre's offset from the PDF's mean: h i - shift.
       e.add((g.h[d] * static_cast<double>(index[d]) - shift.v[d]) * inverse_std.v[d]);
     }

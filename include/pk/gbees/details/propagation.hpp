@@ -153,7 +153,8 @@ class Propagation {
   }
 
   // The Gaussian initial PDFs, each on its box of +-round(extent std_j / h_j) cells around
-  // the cell nearest its mean, normalised.
+  // the cell nearest its mean, normalised. Distributed, the first slab borders share the
+  // boxes' cells out and each rank makes the part it holds.
   void initialise() {
     const int n = geometry_.n;
     IndexArray half;
@@ -165,32 +166,70 @@ class Propagation {
       box *= 2 * half.v[d] + 1;
       inverse_std.v[d] = 1.0 / parameters_.initial_std[d];
     }
-    const std::int64_t total = box * members_;
+    std::vector<IndexArray> offset(members_);
+    std::vector<RealArray> shift(members_);
+    for (int e = 0; e < members_ && !parameters_.member_means.empty(); ++e)
+      for (int d = 0; d < n; ++d) {
+        shift[e].v[d] = parameters_.member_means[e][d] - parameters_.initial_mean[d];
+        offset[e].v[d] = static_cast<std::int64_t>(std::round(shift[e].v[d] / parameters_.cell_width[d]));
+      }
+    if (distribution_) distribution_->set_borders(initial_borders(half, box, offset), geometry_);
+    // Member e's box, or the part of it this rank holds: cells low + [0, width) per axis.
+    std::vector<IndexArray> low(members_), width(members_);
+    std::vector<std::int64_t> first_slot(members_ + 1, 0);
+    for (int e = 0; e < members_; ++e) {
+      std::int64_t cells = 1;
+      for (int d = 0; d < n; ++d) {
+        std::int64_t from = -half.v[d], to = half.v[d];
+        if (d == geometry_.slab.axis) {
+          from = std::max(from, geometry_.slab.begin - Slab::ghost_layers - offset[e].v[d]);
+          to = std::min(to, geometry_.slab.end + Slab::ghost_layers - 1 - offset[e].v[d]);
+        }
+        low[e].v[d] = from;
+        width[e].v[d] = std::max<std::int64_t>(0, to - from + 1);
+        cells *= width[e].v[d];
+      }
+      first_slot[e + 1] = first_slot[e] + cells;
+    }
+    const std::int64_t total = first_slot[members_];
     require(total < (std::int64_t(1) << 31), "initial boxes of " + std::to_string(total) + " cells: too many");
     grid_.reserve(static_cast<std::size_t>(total));
     Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
-    for (int e = 0; e < members_; ++e) {
-      IndexArray offset;
-      RealArray shift;
-      for (int d = 0; d < n && !parameters_.member_means.empty(); ++d) {
-        shift.v[d] = parameters_.member_means[e][d] - parameters_.initial_mean[d];
-        offset.v[d] = static_cast<std::int64_t>(std::round(shift.v[d] / parameters_.cell_width[d]));
-      }
-      Kokkos::parallel_for("pk::gbees::initialise",
-                           Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, box),
-                           InitialGaussian<Grid>{geometry_, half, inverse_std, e, offset, shift, e * box, grid_.map(),
-                                                 grid_.key(), grid_.probability(), failures});
-    }
+    for (int e = 0; e < members_; ++e)
+      Kokkos::parallel_for(
+          "pk::gbees::initialise",
+          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0,
+                                                                               first_slot[e + 1] - first_slot[e]),
+          InitialGaussian<Grid>{geometry_, low[e], width[e], inverse_std, e, offset[e], shift[e], first_slot[e],
+                                grid_.map(), grid_.key(), grid_.probability(), failures});
     const int failed = read_scalar(space_, failures);
     require(failed == 0, "initial grid: " + std::to_string(failed) +
                              " cells could not be inserted (ensemble members closer than their boxes?)");
     grid_.set_count(static_cast<std::int32_t>(total));
-    if (distribution_) distribution_->split(grid_, geometry_);
     grid_.rebuild_neighbours();
     normalise();
     count_cells();
     statistics_.max_cells = cell_count();
     statistics_.peak_bytes = grid_.allocated_bytes();
+  }
+
+  // Slab borders that share the initial boxes' cells out evenly: each box has the same
+  // cells in each of its layers on the slab axis.
+  std::vector<std::int64_t> initial_borders(const IndexArray& half, std::int64_t box,
+                                            const std::vector<IndexArray>& offset) const {
+    const int a = distribution_->axis();
+    std::int64_t first = offset[0].v[a], last = first;
+    for (const IndexArray& o : offset) {
+      first = std::min(first, o.v[a]);
+      last = std::max(last, o.v[a]);
+    }
+    first -= half.v[a];
+    last += half.v[a];
+    std::vector<double> cells(static_cast<std::size_t>(last - first + 1), 0.0);
+    const double per_layer = static_cast<double>(box) / static_cast<double>(2 * half.v[a] + 1);
+    for (const IndexArray& o : offset)
+      for (std::int64_t i = o.v[a] - half.v[a]; i <= o.v[a] + half.v[a]; ++i) cells[i - first] += per_layer;
+    return balanced_borders(cells, first, distribution_->ranks().size());
   }
 
   // The axis along which the initial PDFs' boxes span the most cells (the first of equals).
