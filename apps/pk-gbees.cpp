@@ -584,9 +584,14 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   }
   if (root && last_print > 0) std::fprintf(stderr, "\n");
   seconds = world.max(seconds);
-  const double communicating = world.max(solver->communication_seconds()) / seconds;
+  // The slowest rank's share of the time in each phase between the kernels.
+  const auto spent = solver->communication_seconds();
+  const double communicating = world.max(spent.reductions + spent.staging + spent.inserting) / seconds;
+  const nlohmann::json shares{{"reduction_share", world.max(spent.reductions) / seconds},
+                              {"exchange_share", world.max(spent.staging) / seconds},
+                              {"insert_share", world.max(spent.inserting) / seconds}};
   const Statistics st = solver->statistics();
-  const double peak_bytes = world.max(st.peak_bytes);
+  const double peak_bytes = world.max(st.peak_bytes), peak_bytes_all = world.sum(st.peak_bytes);
   const double cells_per_second = st.cell_steps / seconds;
   const double bytes_per_cell = peak_bytes * world.size() / std::max<double>(1, static_cast<double>(st.max_cells));
   if (!root) return !completed;
@@ -607,7 +612,9 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
                    {"wall_seconds", seconds},
                    {"cells_per_second", cells_per_second},
                    {"communication_share", communicating},
+                   {"communication", shares},
                    {"peak_bytes_per_rank", peak_bytes},
+                   {"peak_bytes_all_ranks", peak_bytes_all},
                    {"bytes_per_cell", bytes_per_cell},
                    {"pruned_probability", st.pruned_probability},
                    {"clipped_probability", st.clipped_probability},
@@ -634,6 +641,7 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
                       {"ranks", static_cast<double>(world.size())},
                       {"communication_share", communicating},
                       {"bytes_per_cell", bytes_per_cell}};
+    for (const auto& phase : shares.items()) record.metrics[phase.key()] = phase.value();
     std::cout << "  result: " << pk::write_result(record, o.results) << "\n";
   }
   if (o.plot && completed) {

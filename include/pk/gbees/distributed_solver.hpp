@@ -29,8 +29,9 @@ class DistributedSolver : public Solver<ExecutionSpace, Model> {
                     const Parameters& parameters, int axis = -1)
       : DistributedSolver(std::make_shared<Details::MpiRanks>(comm), space, model, parameters, axis) {}
 
-  // Seconds this rank spent in reductions and cell exchanges, waiting for the others included.
-  double communication_seconds() const { return ranks_->seconds(); }
+  // Where this rank's time between kernels went: reductions, cell exchanges, inserting the
+  // cells that arrived (waits for the other ranks included).
+  Details::CommunicationSeconds communication_seconds() const { return ranks_->seconds; }
 
  private:
   DistributedSolver(const std::shared_ptr<Details::MpiRanks>& ranks, const ExecutionSpace& space, const Model& model,

@@ -10,6 +10,7 @@
 // by its owner too, from the same exact copies. Pruning marks every cell, drops the
 // ghosts, moves cells whose owner changed when the borders are rebalanced (the ranks' cells
 // differ by more than rebalance_above), and fetches the ghosts anew.
+#include <pk/core/spaces.hpp>
 #include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/details/ranks.hpp>
 #include <pk/gbees/details/sparse_grid.hpp>
@@ -26,25 +27,16 @@
 namespace pk::gbees::Details {
 
 // New borders when the most cells a rank owns exceed the mean by this fraction.
-inline constexpr double rebalance_above = 0.05;
+inline constexpr double rebalance_above = 0.01;
 
-// Cell c's record (CellRecord) into records(at).
-template <class Grid>
-struct RecordCell {
-  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
-  Kokkos::View<const double*, typename Grid::memory_space> probability;
-  Kokkos::View<const std::int32_t*, typename Grid::memory_space> direction;
-  KOKKOS_INLINE_FUNCTION CellRecord operator()(const int c) const {
-    return CellRecord{key(c), probability(c), direction(c), 0};
-  }
-};
-
-// Inserts a record's cell, or overwrites the copy there, with its probability and direction
-// mask; a failed insert (map full) sets the grid's flag, as SparseGrid::Inserter does.
+// Inserts a record's cell, or overwrites the copy there, with its probability, and notes
+// its slot (the caller then writes its direction mask); a failed insert (map full) sets the
+// grid's flag, as SparseGrid::Inserter does.
 template <class Grid>
 struct UpsertCells {
   typename Grid::Inserter grid;
   Kokkos::View<const CellRecord*, typename Grid::memory_space> records;
+  Kokkos::View<std::int32_t*, typename Grid::memory_space> slots;
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const CellRecord r = records(i);
     const auto result = grid.map.insert(r.key, -1);
@@ -60,7 +52,7 @@ struct UpsertCells {
       return;
     }
     grid.probability(slot) = r.probability;
-    grid.direction(slot) = r.direction;
+    slots(i) = slot;
   }
 };
 
@@ -105,12 +97,16 @@ class Distribution {
     if (!imbalanced()) next = borders_;
     const Slab mine{axis_, next[ranks_->rank()], next[ranks_->rank() + 1]};
     // Cells kept whose owner changes go to it; the rank keeps the rest of what it owns.
-    std::vector<std::vector<CellRecord>> sends(ranks_->size());
-    for (const CellRecord& r : pack(
-             grid,
-             KOKKOS_LAMBDA(const int c) { return keep(c) && old.owns(codec, key(c)) && !mine.owns(codec, key(c)); }))
-      sends[owner_of(next, codec.index(r.key, axis_))].push_back(r);
-    const std::vector<CellRecord> arriving = ranks_->exchange(sends);
+    std::vector<int> counts(ranks_->size(), 0);
+    int total = 0;
+    for (int r = 0; r < ranks_->size(); ++r) {
+      const Slab theirs{axis_, next[r], next[r + 1]};
+      if (r != ranks_->rank())
+        total += counts[r] = pack(
+            grid, total,
+            KOKKOS_LAMBDA(const int c) { return keep(c) && old.owns(codec, key(c)) && theirs.owns(codec, key(c)); });
+    }
+    const int arriving = exchange(counts, total);
     Kokkos::parallel_for(
         "pk::gbees::distribution::keep_owned", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid.count()),
         KOKKOS_LAMBDA(const int c) { keep(c) = keep(c) && old.owns(codec, key(c)) && mine.owns(codec, key(c)); });
@@ -130,54 +126,95 @@ class Distribution {
     const Slab mine = g.slab;
     const auto codec = g.codec;
     const auto key = grid.key();
-    std::vector<std::vector<CellRecord>> sends(ranks_->size());
-    for (int s = 0; s < ranks_->size(); ++s) {
-      const Slab theirs = slab(s);
+    std::vector<int> counts(ranks_->size(), 0);
+    int total = 0;
+    for (int r = 0; r < ranks_->size(); ++r) {
+      const Slab theirs = slab(r);
       const bool reaches_mine =
           theirs.begin - Slab::ghost_layers < mine.end && mine.begin < theirs.end + Slab::ghost_layers;
-      if (s == ranks_->rank() || !reaches_mine) continue;
-      sends[s] = pack(
-          grid, KOKKOS_LAMBDA(const int c) { return mine.owns(codec, key(c)) && theirs.holds(codec, key(c)); });
+      if (r != ranks_->rank() && reaches_mine)
+        total += counts[r] = pack(
+            grid, total,
+            KOKKOS_LAMBDA(const int c) { return mine.owns(codec, key(c)) && theirs.holds(codec, key(c)); });
     }
     const std::int32_t before = grid.count();
-    upsert(grid, ranks_->exchange(sends));
+    upsert(grid, exchange(counts, total));
     if (link) link_cells(grid, codec, before);
   }
 
-  // Cells `pick` (a device functor of the slot) selects, as records on the host.
+  // The slots the last exchange wrote: their direction masks are the caller's to write.
+  Kokkos::View<const std::int32_t*, memory_space> arrived() const {
+    return Kokkos::subview(arrived_, std::make_pair(0, arrived_count_));
+  }
+
+  // Writes the records of the cells `pick` (a device functor of the slot) selects into the
+  // outgoing buffer from `offset` on; returns how many.
   template <class Pick>
-  std::vector<CellRecord> pack(const Grid& grid, const Pick& pick) const {
+  int pack(const Grid& grid, int offset, const Pick& pick) {
     const int m = grid.count();
     int picked = 0;
     Kokkos::parallel_reduce(
         "pk::gbees::distribution::count", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
         KOKKOS_LAMBDA(const int c, int& sum) { sum += pick(c) ? 1 : 0; }, picked);
-    const auto records = buffer(outgoing_, picked);
-    const RecordCell<Grid> record{grid.key(), grid.probability(), grid.direction()};
+    if (static_cast<int>(outgoing_.extent(0)) < offset + picked) {
+      Records grown(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::outgoing"),
+                    margin(offset + picked));
+      Kokkos::deep_copy(space_, Kokkos::subview(grown, std::make_pair(0, offset)),
+                        Kokkos::subview(outgoing_, std::make_pair(0, offset)));
+      outgoing_ = grown;
+    }
+    const auto records = outgoing_;
+    const auto key = grid.key();
+    const auto probability = grid.probability();
     Kokkos::parallel_scan(
         "pk::gbees::distribution::pack", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
-        KOKKOS_LAMBDA(const int c, int& offset, const bool final) {
+        KOKKOS_LAMBDA(const int c, int& at, const bool final) {
           if (!pick(c)) return;
-          if (final) records(offset) = record(c);
-          ++offset;
+          if (final) records(offset + at) = CellRecord{key(c), probability(c)};
+          ++at;
         });
-    std::vector<CellRecord> out(static_cast<std::size_t>(picked));
-    Kokkos::deep_copy(space_, HostRecords(out.data(), out.size()), records);
-    space_.fence();
-    return out;
+    return picked;
   }
 
-  // Inserts the records' cells or overwrites the copies there, growing the grid as needed.
-  void upsert(Grid& grid, const std::vector<CellRecord>& records) {
-    const auto count = static_cast<int>(records.size());
+  // Sends counts[r] records of the outgoing buffer (in rank order, `total` in all) to each
+  // rank r, through the host, and receives the others' into the incoming buffer; returns
+  // how many arrived.
+  int exchange(const std::vector<int>& counts, int total) {
+    Kokkos::Timer timer;
+    stage(outgoing_host_, total);
+    Kokkos::deep_copy(space_, Kokkos::subview(outgoing_host_, std::make_pair(0, total)),
+                      Kokkos::subview(outgoing_, std::make_pair(0, total)));
+    space_.fence();
+    const std::vector<int> arriving = ranks_->exchange_counts(counts);
+    int received = 0;
+    for (int c : arriving) received += c;
+    stage(incoming_host_, received);
+    ranks_->exchange(outgoing_host_.data(), counts, incoming_host_.data(), arriving);
+    if (static_cast<int>(incoming_.extent(0)) < received)
+      incoming_ = Records(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::incoming"),
+                          margin(received));
+    Kokkos::deep_copy(space_, Kokkos::subview(incoming_, std::make_pair(0, received)),
+                      Kokkos::subview(incoming_host_, std::make_pair(0, received)));
+    ranks_->seconds.staging += timer.seconds();
+    return received;
+  }
+
+  // Inserts the cells of the first `count` incoming records or overwrites the copies there,
+  // growing the grid as needed; their slots go to arrived().
+  void upsert(Grid& grid, int count) {
+    Kokkos::Timer timer;
+    arrived_count_ = count;
     if (count == 0) return;
-    const auto on_device = buffer(incoming_, count);
-    Kokkos::deep_copy(space_, on_device, ArrivedRecords(records.data(), records.size()));
-    grid.reserve(static_cast<std::size_t>(grid.count()) + records.size());
+    if (static_cast<int>(arrived_.extent(0)) < count)
+      arrived_ = Kokkos::View<std::int32_t*, memory_space>(
+          Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::arrived"), margin(count));
+    const auto records = Kokkos::subview(incoming_, std::make_pair(0, count));
+    grid.reserve(static_cast<std::size_t>(grid.count()) + static_cast<std::size_t>(count));
     grid.insert_pass([&](const typename Grid::Inserter& inserter) {
       Kokkos::parallel_for("pk::gbees::distribution::upsert", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count),
-                           UpsertCells<Grid>{inserter, on_device});
+                           UpsertCells<Grid>{inserter, records, arrived_});
     });
+    ranks_->seconds.inserting += timer.seconds();
   }
 
   // Enters the cells in slots from `first` on in the neighbour table: their own rows, and
@@ -257,16 +294,14 @@ class Distribution {
   }
 
   using Records = Kokkos::View<CellRecord*, memory_space>;
-  using HostRecords = Kokkos::View<CellRecord*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using ArrivedRecords = Kokkos::View<const CellRecord*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using StagedRecords = Kokkos::View<CellRecord*, StagingSpace<ExecutionSpace>>;
 
-  // The first `count` records of `kept`, which grows (by a margin, so that a step's
-  // exchange rarely allocates) when it holds fewer.
-  Records buffer(Records& kept, int count) const {
-    if (static_cast<int>(kept.extent(0)) < count)
-      kept = Records(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::records"),
-                     count + count / 4 + 1024);
-    return Kokkos::subview(kept, std::make_pair(0, count));
+  // Room for `count` records and a margin, so that a step's exchange rarely allocates.
+  static int margin(int count) { return count + count / 4 + 1024; }
+  void stage(StagedRecords& buffer, int count) const {
+    if (static_cast<int>(buffer.extent(0)) < count)
+      buffer = StagedRecords(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::distribution::staged"),
+                             margin(count));
   }
 
   // The cells this rank owns.
@@ -286,8 +321,12 @@ class Distribution {
   std::shared_ptr<const Ranks> ranks_;
   int axis_;
   std::vector<std::int64_t> borders_;
-  mutable Records outgoing_, incoming_;  // exchange buffers, kept between steps
-  std::vector<double> layer_cells_;      // of the last histogram (balanced)
+  // Exchange buffers, kept between steps: on the device, and staged in host memory.
+  Records outgoing_, incoming_;
+  StagedRecords outgoing_host_, incoming_host_;
+  Kokkos::View<std::int32_t*, memory_space> arrived_;
+  int arrived_count_ = 0;
+  std::vector<double> layer_cells_;  // of the last histogram (balanced)
   std::int64_t first_layer_ = 0;
 };
 

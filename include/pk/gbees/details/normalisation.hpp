@@ -73,4 +73,22 @@ struct ScaleByTotal {
   }
 };
 
+// The direction masks of the cells in `slots` from their probabilities, as ScaleByTotal
+// writes them (for ghosts whose owners sent their probabilities).
+template <class Model, class Grid>
+struct DirectionMasks {
+  Model model;
+  Geometry g;
+  double threshold;  // p*
+  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  Kokkos::View<const double*, typename Grid::memory_space> probability;
+  Kokkos::View<std::int32_t*, typename Grid::memory_space> direction;
+  Kokkos::View<const std::int32_t*, typename Grid::memory_space> slots;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const std::int32_t c = slots(i);
+    direction(c) = direction_mask(model, g, key(c), probability(c) >= threshold);
+  }
+};
+
 }  // namespace pk::gbees::Details

@@ -358,7 +358,14 @@ class Propagation {
       max_owned_cells_ = std::max(max_owned_cells_, owned_cells_);
     }
     Kokkos::parallel_for("pk::gbees::normalise::scale", slots(), scale_by_total(device_state_.step_sums, live));
-    if (distribution_) distribution_->exchange_ghosts(grid_, geometry_);
+    if (distribution_) {
+      distribution_->exchange_ghosts(grid_, geometry_);
+      const auto arrived = distribution_->arrived();
+      Kokkos::parallel_for("pk::gbees::distribution::ghost_masks",
+                           Kokkos::RangePolicy<ExecutionSpace>(space_, 0, arrived.extent(0)),
+                           DirectionMasks<Model, Grid>{model_, geometry_, parameters_.threshold, grid_.key(),
+                                                       grid_.probability(), grid_.direction(), arrived});
+    }
   }
 
   // Replaces a device view's values with their minimum (sum: their sum) over the ranks;

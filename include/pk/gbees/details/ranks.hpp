@@ -10,12 +10,17 @@
 
 namespace pk::gbees::Details {
 
-// A cell as it travels between ranks: what a rank needs to hold a copy.
+// A cell as it travels between ranks; the receiver writes its direction mask.
 struct CellRecord {
   std::uint64_t key;
   double probability;
-  std::int32_t direction;
-  std::int32_t unused;
+};
+
+// Where a rank's time between its kernels went (seconds, waits for the others included).
+struct CommunicationSeconds {
+  double reductions = 0;  // the CFL limit, the totals, the stop (MPI_Allreduce)
+  double staging = 0;     // cells to and from the host and between ranks (MPI_Alltoallv)
+  double inserting = 0;   // cells that arrived, into the grid
 };
 
 class Ranks {
@@ -26,8 +31,14 @@ class Ranks {
   // Element-wise over the ranks, in place; every rank gets the result.
   virtual void sum(double* values, int count) const = 0;
   virtual void min(double* values, int count) const = 0;
-  // Sends sends[s] to rank s (none to itself) and returns what the others sent this one.
-  virtual std::vector<CellRecord> exchange(const std::vector<std::vector<CellRecord>>& sends) const = 0;
+  // How many records each rank will send this one, given how many it sends each.
+  virtual std::vector<int> exchange_counts(const std::vector<int>& sending) const = 0;
+  // Sends sending[r] records from `out` (in rank order) to each rank r and receives
+  // arriving[r] from each into `in` (in rank order).
+  virtual void exchange(const CellRecord* out, const std::vector<int>& sending, CellRecord* in,
+                        const std::vector<int>& arriving) const = 0;
+
+  mutable CommunicationSeconds seconds;
 };
 
 // A layer index below and above every cell's: the open ends of the first and last slab.
