@@ -1,10 +1,11 @@
 #pragma once
-// Details::Ranks over an MPI communicator: reductions and the exchange of cells staged
-// through the host, so that any MPI will do (CUDA-aware or not). Every wait goes through
+// Details::Ranks over an MPI communicator: reductions and the exchange of cells, from GPU
+// memory where the MPI reads it (mpi::gpu_aware), else staged through the host. Every wait goes through
 // pk::mpi::wait_all, which ends a rank whose partner died instead of hanging.
 #include <pk/core/error.hpp>
 #include <pk/gbees/details/ranks.hpp>
 #include <pk/mpi/communicator.hpp>
+#include <pk/mpi/devices.hpp>
 
 #include <mpi.h>
 
@@ -16,12 +17,14 @@ namespace pk::gbees::Details {
 
 class MpiRanks : public Ranks {
  public:
-  explicit MpiRanks(const mpi::Communicator& comm) : comm_(comm) {}
+  explicit MpiRanks(const mpi::Communicator& comm) : comm_(comm), device_memory_(mpi::gpu_aware()) {}
 
   int size() const override { return comm_.size(); }
   int rank() const override { return comm_.rank(); }
   void sum(double* values, int count) const override { reduce(values, count, MPI_SUM); }
   void min(double* values, int count) const override { reduce(values, count, MPI_MIN); }
+
+  bool reads_device_memory() const override { return device_memory_; }
 
   std::vector<int> exchange_counts(const std::vector<int>& sending) const override {
     std::vector<int> arriving(sending.size());
@@ -63,6 +66,7 @@ class MpiRanks : public Ranks {
   }
 
   mpi::Communicator comm_;
+  bool device_memory_;
 };
 
 }  // namespace pk::gbees::Details

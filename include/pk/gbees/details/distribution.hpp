@@ -177,24 +177,32 @@ class Distribution {
   }
 
   // Sends counts[r] records of the outgoing buffer (in rank order, `total` in all) to each
-  // rank r, through the host, and receives the others' into the incoming buffer; returns
-  // how many arrived.
+  // rank r and receives the others' into the incoming buffer, staged through pinned host
+  // memory unless MPI reads the space's memory; returns how many arrived.
   int exchange(const std::vector<int>& counts, int total) {
     Kokkos::Timer timer;
-    stage(outgoing_host_, total);
-    Kokkos::deep_copy(space_, Kokkos::subview(outgoing_host_, std::make_pair(0, total)),
-                      Kokkos::subview(outgoing_, std::make_pair(0, total)));
+    const bool direct = runs_on_host<ExecutionSpace> || ranks_->reads_device_memory();
+    if (!direct) {
+      stage(outgoing_host_, total);
+      Kokkos::deep_copy(space_, Kokkos::subview(outgoing_host_, std::make_pair(0, total)),
+                        Kokkos::subview(outgoing_, std::make_pair(0, total)));
+    }
     space_.fence();
     const std::vector<int> arriving = ranks_->exchange_counts(counts);
     int received = 0;
     for (int c : arriving) received += c;
-    stage(incoming_host_, received);
-    ranks_->exchange(outgoing_host_.data(), counts, incoming_host_.data(), arriving);
     if (static_cast<int>(incoming_.extent(0)) < received)
       incoming_ = Records(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::incoming"),
                           margin(received));
-    Kokkos::deep_copy(space_, Kokkos::subview(incoming_, std::make_pair(0, received)),
-                      Kokkos::subview(incoming_host_, std::make_pair(0, received)));
+    if (direct) {
+      space_.fence();  // the allocation
+      ranks_->exchange(outgoing_.data(), counts, incoming_.data(), arriving);
+    } else {
+      stage(incoming_host_, received);
+      ranks_->exchange(outgoing_host_.data(), counts, incoming_host_.data(), arriving);
+      Kokkos::deep_copy(space_, Kokkos::subview(incoming_, std::make_pair(0, received)),
+                        Kokkos::subview(incoming_host_, std::make_pair(0, received)));
+    }
     ranks_->seconds.staging += timer.seconds();
     return received;
   }

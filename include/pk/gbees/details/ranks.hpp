@@ -31,6 +31,8 @@ class Ranks {
   // Element-wise over the ranks, in place; every rank gets the result.
   virtual void sum(double* values, int count) const = 0;
   virtual void min(double* values, int count) const = 0;
+  // Whether exchange() may be given device memory (an MPI that reads GPU buffers).
+  virtual bool reads_device_memory() const = 0;
   // How many records each rank will send this one, given how many it sends each.
   virtual std::vector<int> exchange_counts(const std::vector<int>& sending) const = 0;
   // Sends sending[r] records from `out` (in rank order) to each rank r and receives
