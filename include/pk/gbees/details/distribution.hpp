@@ -56,6 +56,7 @@ struct UpsertCells {
   }
 };
 
+// Public throughout: nvcc takes no device lambda in a private member function.
 template <class ExecutionSpace>
 class Distribution {
  public:
