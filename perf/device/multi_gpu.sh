@@ -9,6 +9,9 @@
 #  - 3D-Var strong scaling of one field (PK_3DVAR_GRID, default 512,512,256, with
 #    PK_3DVAR_OBSERVATIONS, default 1600000) on as many GPUs, at the overlaps PK_3DVAR_OVERLAPS
 #    (default 2.5 and 5 sigma).
+#  - with "gbees" in PK_SERIES: distributed GBEES, Lorenz '96 6-D (apps/gbees/lorenz96.ini):
+#    strong scaling of the paper's case, and weak scaling with the first axis' cell width
+#    (the slab axis) and p* divided by the rank count, on PK_RANKS GPUs.
 # PK_SERIES names the parts to run (default "strong weak 3dvar").
 # PK_MPI_ENV names the file that sets up MPI (default: the staged Debian Open MPI's
 # mpi-env.sh); PK_SKIP_TESTS=1 skips the suite. perf/scaling_report.py charts the records.
@@ -37,6 +40,19 @@ lbm_series=$(echo "$series" | tr ' ' '\n' | grep -xE 'strong|weak' | tr '\n' ' '
   --mpirun "${mpirun[*]}" --ranks "$ranks" --space cuda --pattern aa --precision "${PK_LBM_PRECISION:-fp32}" \
   --steps "${PK_LBM_STEPS:-300}" --strong "${strong[@]}" --weak "${weak[@]}" \
   --weak-axis "${PK_WEAK_AXIS:-x}" --series $lbm_series --out "$out" || status=1
+if [[ " $series " == *" gbees "* ]]; then
+  l96=(--config apps/gbees/lorenz96.ini --space cuda --snapshots 1 --progress 0)
+  for n in ${ranks//,/ }; do
+    launcher=()
+    [ "$n" -eq 1 ] || launcher=("${mpirun[@]}" -np "$n")
+    timeout 300 "${launcher[@]}" "$bin/pk-gbees" "${l96[@]}" --out "$out/gbees-strong-np$n" \
+      --results "$out/gbees-strong" || status=1
+    [ "$n" -eq 1 ] && continue  # the weak series' one-GPU case is the strong one
+    h=$(awk -v n="$n" 'BEGIN { print 0.1 / n }') threshold=$(awk -v n="$n" 'BEGIN { print 8e-9 / n }')
+    timeout 300 "${launcher[@]}" "$bin/pk-gbees" "${l96[@]}" --h "$h,0.1,0.1,0.1,0.1,0.1" --threshold "$threshold" \
+      --out "$out/gbees-weak-np$n" --results "$out/gbees-weak" || status=1
+  done
+fi
 [[ " $series " == *" 3dvar "* ]] || exit $status
 grid=${PK_3DVAR_GRID:-512,512,256}
 sigma=6 observations=${PK_3DVAR_OBSERVATIONS:-1600000}
