@@ -69,7 +69,7 @@ struct CornerTransport {
   LiveCells<typename Grid::memory_space> live;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    if (!live(c)) return;
+    if (!live(c) || !g.slab.inner(g.codec, key(c))) return;  // an outer ghost's terms reach no owned cell
     const double dt = clock().dt;
     const int n = g.n;
     double ix[max_dimension];
@@ -147,12 +147,9 @@ struct FiniteVolumeUpdate {
       if (sums[i] != 0) Kokkos::atomic_add(&members(e, i), sums[i]);
   }
 
-  // A rank's sums count the cells it owns, not its ghosts (Slab).
+  // A rank updates and sums only the cells it owns: its ghosts' owners send theirs (Slab).
   KOKKOS_INLINE_FUNCTION void update(const int c, double* sums) const {
-    double mine[3] = {0, 0, 0};
-    apply(c, mine);
-    if (g.owns(key(c)))
-      for (int i = 0; i < 3; ++i) sums[i] += mine[i];
+    if (g.owns(key(c))) apply(c, sums);
   }
   KOKKOS_INLINE_FUNCTION void apply(const int c, double* sums) const {
     const double dt = clock().dt;

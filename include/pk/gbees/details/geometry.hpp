@@ -35,9 +35,16 @@ struct Slab {
   }
   // Owned or a ghost: the cells this rank keeps.
   KOKKOS_INLINE_FUNCTION bool holds(const KeyCodec& codec, std::uint64_t key) const {
+    return within(codec, key, ghost_layers);
+  }
+  // Not in the outermost ghost layer: the cells whose fluxes the owned cells' updates read.
+  KOKKOS_INLINE_FUNCTION bool inner(const KeyCodec& codec, std::uint64_t key) const {
+    return within(codec, key, ghost_layers - 1);
+  }
+  KOKKOS_INLINE_FUNCTION bool within(const KeyCodec& codec, std::uint64_t key, int layers) const {
     if (axis < 0) return true;
     const std::int64_t i = codec.index(key, axis);
-    return i >= begin - ghost_layers && i < end + ghost_layers;
+    return i >= begin - layers && i < end + layers;
   }
 };
 

@@ -70,6 +70,7 @@ struct NeighboursFluxesAndCfl {
     if (!live(c)) return;
     const std::uint64_t k = key(c);
     if (c >= clock().first_new) find_neighbours(map, g.codec, neighbour, c, k);
+    if (!g.slab.inner(g.codec, k)) return;  // an outer ghost's fluxes reach no owned cell
     double ix[max_dimension];
     cell_index(g, k, ix);
     const double pc = probability(c);
