@@ -1,10 +1,11 @@
 #pragma once
 // A GBEES grid over several ranks: rank r owns the cells whose layer on one axis lies in
 // its slab [borders[r], borders[r + 1]) and holds copies of the cells of the Slab::ghost_layers
-// layers beyond either end (its ghosts). Each step every rank steps all the cells it holds,
-// with one global dt (the ranks' smallest CFL limit) and global totals (sums over the cells
-// each owns); its ghosts, which lack neighbours at the far side, come out wrong, and
-// exchange_ghosts then overwrites them with their owners' (new ghosts included). Two layers
+// layers beyond either end (its ghosts). Each step every rank grows all the cells it holds
+// and updates those it owns, with one global dt (the ranks' smallest CFL limit) and global
+// totals (sums over the cells each owns); the inner ghost layer supplies the fluxes of the
+// faces next to the slab, and exchange_ghosts then overwrites the ghosts with their owners'
+// new values (new ghosts included). Two layers
 // suffice: a cell's update reads the faces of its neighbours, whose corner-transport terms
 // read theirs. Growth adds only cells a rank holds; a cell grown in a ghost layer is grown
 // by its owner too, from the same exact copies. Pruning marks every cell, drops the
