@@ -91,16 +91,34 @@ struct Snapshot {
   double mc_effective_size = 0;     // what the Bayes updates' weights leave of the samples
 };
 
-void write_marginals(const Snapshot& s, const std::string& dir, const std::string& stem) {
-  pk::make_directories(dir);
-  const int n = s.cells.n;
-  for (int a = 0; a < n; ++a)
-    write_csv(marginal(s.cells, {a}), dir + "/" + stem + "-" + s.label + "-x" + std::to_string(a + 1) + ".csv");
-  const int shown = std::min(n, 3);  // 2-D marginals of the first three axes
+// The marginals a snapshot writes: each axis', and the 2-D ones of the first three axes.
+std::vector<std::vector<int>> marginal_axes(int n) {
+  std::vector<std::vector<int>> axes;
+  for (int a = 0; a < n; ++a) axes.push_back({a});
+  const int shown = std::min(n, 3);
   for (int a = 0; a < shown; ++a)
-    for (int b = a + 1; b < shown; ++b)
-      write_csv(marginal(s.cells, {a, b}),
-                dir + "/" + stem + "-" + s.label + "-x" + std::to_string(a + 1) + "x" + std::to_string(b + 1) + ".csv");
+    for (int b = a + 1; b < shown; ++b) axes.push_back({a, b});
+  return axes;
+}
+
+// DIR/marginal-LABEL-x1.csv, DIR/marginal-LABEL-x1x2.csv, ...
+std::string marginal_path(const std::string& dir, const std::string& label, const std::vector<int>& axes) {
+  std::string path = dir + "/marginal-" + label + "-";
+  for (int a : axes) path += "x" + std::to_string(a + 1);
+  return path + ".csv";
+}
+
+void write_marginals(const Snapshot& s, const std::string& dir) {
+  pk::make_directories(dir);
+  for (const std::vector<int>& axes : marginal_axes(s.cells.n))
+    write_csv(marginal(s.cells, axes), marginal_path(dir, s.label, axes));
+}
+
+// apps/plot_gbees.py over the marginals in `dir`.
+void plot_marginals(const std::string& python, const std::string& dir) {
+  const std::vector<std::string> call = {python, pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
+  const int status = pk::run_program(call);
+  pk::require(status == 0, "plotting with ", python, " ", call[1], " failed (status ", status, ")");
 }
 
 struct RunResult {
@@ -308,12 +326,12 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     marginal_dirs.push_back(o.out + "/" + stem + (p.member_means.empty() ? "" : "/member-" + std::to_string(e + 1)));
   for (const Snapshot& s : r.snapshots) {
     if (p.member_means.empty()) {
-      write_marginals(s, marginal_dirs[0], "marginal");
+      write_marginals(s, marginal_dirs[0]);
       continue;
     }
     for (int e = 0; e < member_count(p); ++e) {
       Snapshot one{s.label, member_cells(s.cells, e), s.bc, s.so_far, {}, 0};
-      write_marginals(one, marginal_dirs[e], "marginal");
+      write_marginals(one, marginal_dirs[e]);
     }
   }
 
@@ -457,9 +475,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   }
   for (const std::string& dir : marginal_dirs) {
     if (!o.plot || pk::interrupted() || !r.stopped.empty()) break;
-    const std::vector<std::string> call = {python, pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT), dir};
-    const int status = pk::run_program(call);
-    pk::require(status == 0, "plotting with ", python, " ", call[1], " failed (status ", status, ")");
+    plot_marginals(python, dir);
   }
   if (!r.stopped.empty()) {  // one line and status 2, the run until then written
     const std::string when = " at t = " + fixed(r.final_time, 4) + " (" + std::to_string(st.max_cells) + " cells)";
@@ -526,18 +542,10 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const auto take = [&](const std::string& suffix) {
     const HostCells mine = solver->cells();
     const std::string label = "t" + fixed(solver->time(), 4) + suffix;
-    const int shown = std::min(n, 3);
-    for (int a = 0; a < n; ++a) {
-      const Marginal m = gathered_marginal(world, mine, {a});
-      if (root) write_csv(m, marginal_dir + "/marginal-" + label + "-x" + std::to_string(a + 1) + ".csv");
+    for (const std::vector<int>& axes : marginal_axes(n)) {
+      const Marginal m = gathered_marginal(world, mine, axes);
+      if (root) write_csv(m, marginal_path(marginal_dir, label, axes));
     }
-    for (int a = 0; a < shown; ++a)
-      for (int b = a + 1; b < shown; ++b) {
-        const Marginal m = gathered_marginal(world, mine, {a, b});
-        if (root)
-          write_csv(m, marginal_dir + "/marginal-" + label + "-x" + std::to_string(a + 1) + "x" +
-                           std::to_string(b + 1) + ".csv");
-      }
     double kept = 0;
     for (double q : mine.probability) kept += q;
     const Statistics st = solver->statistics();
@@ -644,12 +652,7 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
     for (const auto& phase : shares.items()) record.metrics[phase.key()] = phase.value();
     std::cout << "  result: " << pk::write_result(record, o.results) << "\n";
   }
-  if (o.plot && completed) {
-    const std::vector<std::string> call = {setup.python, pk::data_file("plot_gbees.py", PK_GBEES_PLOT_SCRIPT),
-                                           marginal_dir};
-    const int status = pk::run_program(call);
-    pk::require(status == 0, "plotting with ", setup.python, " ", call[1], " failed (status ", status, ")");
-  }
+  if (o.plot && completed) plot_marginals(setup.python, marginal_dir);
   if (!completed) std::cout << "  interrupted: summary of the run so far written\n";
   return !completed;
 }

@@ -69,8 +69,10 @@ class Distribution {
 
   const Ranks& ranks() const { return *ranks_; }
   int axis() const { return axis_; }
-  const std::vector<std::int64_t>& borders() const { return borders_; }
-  Slab slab(int rank) const { return Slab{axis_, borders_[rank], borders_[rank + 1]}; }
+  Slab slab(int rank) const { return slab(borders_, rank); }
+  Slab slab(const std::vector<std::int64_t>& borders, int rank) const {
+    return Slab{axis_, borders[rank], borders[rank + 1]};
+  }
 
   // The slabs' borders (the first ones) and this rank's slab.
   void set_borders(std::vector<std::int64_t> borders, Geometry& g) {
@@ -95,14 +97,15 @@ class Distribution {
         },
         removed);
     ranks_->sum(&removed, 1);
-    std::vector<std::int64_t> next = balanced(grid, codec, old);
-    if (!imbalanced()) next = borders_;
-    const Slab mine{axis_, next[ranks_->rank()], next[ranks_->rank() + 1]};
+    const Layers kept = layers(grid, codec, old);
+    const std::vector<std::int64_t> next =
+        imbalanced(kept) ? balanced_borders(kept.cells, kept.first, ranks_->size()) : borders_;
+    const Slab mine = slab(next, ranks_->rank());
     // Cells kept whose owner changes go to it; the rank keeps the rest of what it owns.
     std::vector<int> counts(ranks_->size(), 0);
     int total = 0;
     for (int r = 0; r < ranks_->size(); ++r) {
-      const Slab theirs{axis_, next[r], next[r + 1]};
+      const Slab theirs = slab(next, r);
       if (r != ranks_->rank())
         total += counts[r] = pack(
             grid, total,
@@ -158,13 +161,7 @@ class Distribution {
     Kokkos::parallel_reduce(
         "pk::gbees::distribution::count", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
         KOKKOS_LAMBDA(const int c, int& sum) { sum += pick(c) ? 1 : 0; }, picked);
-    if (static_cast<int>(outgoing_.extent(0)) < offset + picked) {
-      Records grown(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::outgoing"),
-                    margin(offset + picked));
-      Kokkos::deep_copy(space_, Kokkos::subview(grown, std::make_pair(0, offset)),
-                        Kokkos::subview(outgoing_, std::make_pair(0, offset)));
-      outgoing_ = grown;
-    }
+    room(outgoing_, offset + picked, "pk::gbees::distribution::outgoing", offset);
     const auto records = outgoing_;
     const auto key = grid.key();
     const auto probability = grid.probability();
@@ -193,9 +190,7 @@ class Distribution {
     const std::vector<int> arriving = ranks_->exchange_counts(counts);
     int received = 0;
     for (int c : arriving) received += c;
-    if (static_cast<int>(incoming_.extent(0)) < received)
-      incoming_ = Records(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::incoming"),
-                          margin(received));
+    room(incoming_, received, "pk::gbees::distribution::incoming");
     if (direct) {
       space_.fence();  // the allocation
       ranks_->exchange(outgoing_.data(), counts, incoming_.data(), arriving);
@@ -215,9 +210,7 @@ class Distribution {
     Kokkos::Timer timer;
     arrived_count_ = count;
     if (count == 0) return;
-    if (static_cast<int>(arrived_.extent(0)) < count)
-      arrived_ = Kokkos::View<std::int32_t*, memory_space>(
-          Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::distribution::arrived"), margin(count));
+    room(arrived_, count, "pk::gbees::distribution::arrived");
     const auto records = Kokkos::subview(incoming_, std::make_pair(0, count));
     grid.reserve(static_cast<std::size_t>(grid.count()) + static_cast<std::size_t>(count));
     grid.insert_pass([&](const typename Grid::Inserter& inserter) {
@@ -227,8 +220,8 @@ class Distribution {
     ranks_->seconds.inserting += timer.seconds();
   }
 
-  // Enters the cells in slots from `first` on in the neighbour table: their own rows, and
-  // theirs in the rows of the older cells beside them.
+  // Enters the cells in slots from `first` on in the neighbour table: their own rows
+  // (find_neighbours), then theirs in the rows of the older cells beside them (link_to_older).
   void link_cells(const Grid& grid, const KeyCodec& codec, std::int32_t first) const {
     const std::int32_t last = grid.count();
     if (last == first) return;
@@ -241,16 +234,16 @@ class Distribution {
         "pk::gbees::distribution::find_neighbours", added,
         KOKKOS_LAMBDA(const int c) { find_neighbours(map, codec, neighbour, c, key(c)); });
     Kokkos::parallel_for(
-        "pk::gbees::distribution::link", added, KOKKOS_LAMBDA(const int c) {
-          for (int s = 0; s < 2 * n; ++s) {
-            const std::int32_t other = neighbour(c, s);
-            if (other >= 0 && other < first) neighbour(other, s < n ? s + n : s - n) = c;
-          }
-        });
+        "pk::gbees::distribution::link", added, KOKKOS_LAMBDA(const int c) { link_to_older(neighbour, n, c, first); });
   }
 
-  // Balanced borders for the cells each rank owns by `counted` and keeps by the prune's mark.
-  std::vector<std::int64_t> balanced(const Grid& grid, const KeyCodec& codec, const Slab& counted) {
+  // The cells per layer on the slab axis (cells[k]: layer first + k) that the ranks own by
+  // `counted` and keep by the prune's mark, summed over the ranks; empty when there are none.
+  struct Layers {
+    std::int64_t first = 0;
+    std::vector<double> cells;
+  };
+  Layers layers(const Grid& grid, const KeyCodec& codec, const Slab& counted) const {
     const auto key = grid.key();
     const auto keep = grid.keep();
     const int axis = axis_;
@@ -266,38 +259,36 @@ class Distribution {
         Kokkos::MinMax<std::int64_t>(range));
     double extremes[2] = {static_cast<double>(range.min_val), -static_cast<double>(range.max_val)};
     ranks_->min(extremes, 2);
-    if (extremes[0] > -extremes[1]) return borders_;  // no cells
+    if (extremes[0] > -extremes[1]) return {};
     const auto first = static_cast<std::int64_t>(extremes[0]);
-    const auto layers = static_cast<std::int64_t>(-extremes[1]) - first + 1;
-    require(layers < (std::int64_t(1) << 26), "GBEES slabs: ", layers, " layers on axis ", axis_);
+    const auto count = static_cast<std::int64_t>(-extremes[1]) - first + 1;
+    require(count < (std::int64_t(1) << 26), "GBEES slabs: ", count, " layers on axis ", axis_);
     Kokkos::View<double*, memory_space> cells(Kokkos::view_alloc(space_, "pk::gbees::distribution::layer_cells"),
-                                              layers);
+                                              count);
     Kokkos::parallel_for(
         "pk::gbees::distribution::histogram", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid.count()),
         KOKKOS_LAMBDA(const int c) {
           if (!counted.owns(codec, key(c)) || !keep(c)) return;
           Kokkos::atomic_add(&cells(codec.index(key(c), axis) - first), 1.0);
         });
-    std::vector<double> host(static_cast<std::size_t>(layers));
-    Kokkos::deep_copy(
-        space_,
-        Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
-        cells);
+    Layers out{first, std::vector<double>(static_cast<std::size_t>(count))};
+    Kokkos::deep_copy(space_,
+                      Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                          out.cells.data(), out.cells.size()),
+                      cells);
     space_.fence();
-    ranks_->sum(host.data(), static_cast<int>(host.size()));
-    layer_cells_ = host;
-    first_layer_ = first;
-    return balanced_borders(host, first, ranks_->size());
+    ranks_->sum(out.cells.data(), static_cast<int>(out.cells.size()));
+    return out;
   }
 
-  // Whether, by the last histogram, some rank owns more than (1 + rebalance_above) times
-  // the mean.
-  bool imbalanced() const {
+  // Whether, under the present borders, some rank would own more than (1 + rebalance_above)
+  // times the mean of these cells (none: no).
+  bool imbalanced(const Layers& l) const {
     std::vector<double> per_rank(ranks_->size(), 0.0);
     double total = 0;
-    for (std::size_t k = 0; k < layer_cells_.size(); ++k) {
-      per_rank[owner_of(borders_, first_layer_ + static_cast<std::int64_t>(k))] += layer_cells_[k];
-      total += layer_cells_[k];
+    for (std::size_t k = 0; k < l.cells.size(); ++k) {
+      per_rank[owner_of(borders_, l.first + static_cast<std::int64_t>(k))] += l.cells[k];
+      total += l.cells[k];
     }
     const double most = *std::max_element(per_rank.begin(), per_rank.end());
     return most > (1 + rebalance_above) * total / ranks_->size();
@@ -306,8 +297,18 @@ class Distribution {
   using Records = Kokkos::View<CellRecord*, memory_space>;
   using StagedRecords = Kokkos::View<CellRecord*, StagingSpace<ExecutionSpace>>;
 
-  // Room for `count` records and a margin, so that a step's exchange rarely allocates.
+  // Room for `count` entries and a margin, so that a step's exchange rarely allocates.
   static int margin(int count) { return count + count / 4 + 1024; }
+  // A device buffer with room for `count` entries, its first `kept` kept when it grows.
+  template <class View>
+  void room(View& buffer, int count, const std::string& label, int kept = 0) const {
+    if (static_cast<int>(buffer.extent(0)) >= count) return;
+    View grown(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, label), margin(count));
+    if (kept > 0)
+      Kokkos::deep_copy(space_, Kokkos::subview(grown, std::make_pair(0, kept)),
+                        Kokkos::subview(buffer, std::make_pair(0, kept)));
+    buffer = grown;
+  }
   void stage(StagedRecords& buffer, int count) const {
     if (static_cast<int>(buffer.extent(0)) < count)
       buffer = StagedRecords(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::distribution::staged"),
@@ -336,8 +337,6 @@ class Distribution {
   StagedRecords outgoing_host_, incoming_host_;
   Kokkos::View<std::int32_t*, memory_space> arrived_;
   int arrived_count_ = 0;
-  std::vector<double> layer_cells_;  // of the last histogram (balanced)
-  std::int64_t first_layer_ = 0;
 };
 
 }  // namespace pk::gbees::Details

@@ -28,11 +28,7 @@ struct Slab {
   int axis = -1;
   std::int64_t begin = 0, end = 0;
 
-  KOKKOS_INLINE_FUNCTION bool owns(const KeyCodec& codec, std::uint64_t key) const {
-    if (axis < 0) return true;
-    const std::int64_t i = codec.index(key, axis);
-    return i >= begin && i < end;
-  }
+  KOKKOS_INLINE_FUNCTION bool owns(const KeyCodec& codec, std::uint64_t key) const { return within(codec, key, 0); }
   // Owned or a ghost: the cells this rank keeps.
   KOKKOS_INLINE_FUNCTION bool holds(const KeyCodec& codec, std::uint64_t key) const {
     return within(codec, key, ghost_layers);
@@ -41,6 +37,7 @@ struct Slab {
   KOKKOS_INLINE_FUNCTION bool inner(const KeyCodec& codec, std::uint64_t key) const {
     return within(codec, key, ghost_layers - 1);
   }
+  // In the slab or within `layers` layers of it.
   KOKKOS_INLINE_FUNCTION bool within(const KeyCodec& codec, std::uint64_t key, int layers) const {
     if (axis < 0) return true;
     const std::int64_t i = codec.index(key, axis);

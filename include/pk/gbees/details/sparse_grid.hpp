@@ -51,6 +51,18 @@ KOKKOS_INLINE_FUNCTION void find_neighbours(const Map& map, const KeyCodec& code
   }
 }
 
+// Enters cell c, which already has its own row, in the rows of its neighbours in slots below
+// `first` (older cells): the slot at each position is unique, so no two threads write one
+// entry; cells from `first` on find each other through their own rows.
+template <class NeighbourView>
+KOKKOS_INLINE_FUNCTION void link_to_older(const NeighbourView& neighbour, const int n, const int c,
+                                          const std::int32_t first) {
+  for (int s = 0; s < 2 * n; ++s) {
+    const std::int32_t other = neighbour(c, s);
+    if (other >= 0 && other < first) neighbour(other, s < n ? s + n : s - n) = c;
+  }
+}
+
 template <class ExecutionSpace>
 class SparseGrid {
  public:

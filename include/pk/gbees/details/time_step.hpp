@@ -84,9 +84,7 @@ struct NeighboursFluxesAndCfl {
   }
 };
 
-// Each cell growth added, in the rows of the older cells beside it (the slot at each
-// position is unique, so no two threads write one entry; cells added in the same step find
-// each other themselves).
+// Each cell growth added, in the rows of the older cells beside it (link_to_older).
 template <class Grid>
 struct LinkNewCells {
   typename Grid::NeighbourView neighbour;
@@ -97,10 +95,7 @@ struct LinkNewCells {
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
     const std::int32_t first_new = clock().first_new;
     if (c < first_new || !live(c)) return;
-    for (int s = 0; s < 2 * n; ++s) {
-      const std::int32_t other = neighbour(c, s);
-      if (other >= 0 && other < first_new) neighbour(other, s < n ? s + n : s - n) = c;
-    }
+    link_to_older(neighbour, n, c, first_new);
   }
 };
 
