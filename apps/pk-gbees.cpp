@@ -82,9 +82,14 @@ std::vector<double> snapshot_times(const Parameters& p, int snapshots) {
   return t;
 }
 
+// What a run keeps of a snapshot: its figures, not its cells (a grid of hundreds of millions
+// of cells at each snapshot would outgrow the host); its marginals are written as it is taken.
 struct Snapshot {
   std::string label;  // "t=1.000000-" before a measurement, "+" after
-  HostCells cells;
+  double time = 0;
+  std::size_t cells = 0;
+  double kept_probability = 0;      // on the grid's cells
+  std::optional<HostCells> grid;    // for the convergence study's comparisons only
   double bc = -1;                   // vs Monte Carlo, when run
   Statistics so_far;                // the run's up to here: its probability budget (pruned, clipped, outflow)
   std::vector<double> marginal_bc;  // each axis' 1-D marginal vs Monte Carlo's, without a KDE
@@ -108,10 +113,16 @@ std::string marginal_path(const std::string& dir, const std::string& label, cons
   return path + ".csv";
 }
 
-void write_marginals(const Snapshot& s, const std::string& dir) {
-  pk::make_directories(dir);
-  for (const std::vector<int>& axes : marginal_axes(s.cells.n))
-    write_csv(marginal(s.cells, axes), marginal_path(dir, s.label, axes));
+// The marginals of `cells` labelled `label` in `dirs`: one folder, or one per PDF of an ensemble.
+void write_marginals(const HostCells& cells, const std::string& label, const std::vector<std::string>& dirs) {
+  for (std::size_t e = 0; e < dirs.size(); ++e) {
+    const HostCells member = dirs.size() == 1 ? HostCells{} : member_cells(cells, static_cast<int>(e));
+    const HostCells& shown = dirs.size() == 1 ? cells : member;
+    pk::make_directories(dirs[e]);
+    const std::vector<std::vector<int>> axes = marginal_axes(cells.n);
+    const std::vector<Marginal> m = marginals(shown, axes);
+    for (std::size_t k = 0; k < axes.size(); ++k) write_csv(m[k], marginal_path(dirs[e], label, axes[k]));
+  }
 }
 
 // apps/plot_gbees.py over the marginals in `dir`.
@@ -183,16 +194,25 @@ pk::MemoryAdvice fewer_cells(int n) {
   };
 }
 
+// What run_once does besides the run: marginals written to `marginal_dirs` (none: not
+// written), the snapshots' grids kept for a comparison, checkpoints and a restart.
+struct RunOutputs {
+  std::vector<std::string> marginal_dirs;
+  bool keep_grids = false;
+  bool checkpointed = false;
+};
+
 // One GBEES run, snapshots at `times` (and before/after each measurement), optionally
-// compared with Monte Carlo; with checkpoints and from a restart when `checkpointed`.
+// compared with Monte Carlo.
 template <class Space, class Model>
 RunResult run_once(const Space& space, const Model& model, const Parameters& p, const std::vector<double>& times,
-                   const Options& o, std::int64_t mc_samples, bool progress, bool checkpointed = false) {
+                   const Options& o, std::int64_t mc_samples, bool progress, const RunOutputs& outputs) {
   RunResult r;
   Kokkos::Timer timer;
   using GbeesSolver = Solver<Space, Model>;
   using State = CheckpointState<GbeesSolver>;
   GbeesSolver solver(space, model, p);
+  const bool checkpointed = outputs.checkpointed;
   const pk::CheckpointHeader header = run_header(pk::SpaceTraits<Space>::name, o, p, times);
   pk::CheckpointFiles files(checkpointed ? o.checkpoint.path : "", 1, 0);
   std::size_t next_measurement = 0;
@@ -219,16 +239,21 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
   std::unique_ptr<MonteCarlo<Space, Model>> mc;
   if (mc_samples > 0) mc = std::make_unique<MonteCarlo<Space, Model>>(space, model, p, mc_samples);
   auto take = [&](const std::string& suffix) {
+    HostCells cells = solver.cells();
     Snapshot s;
-    s.cells = solver.cells();
     s.label = "t" + fixed(solver.time(), 4) + suffix;
+    s.time = cells.time;
+    s.cells = cells.size();
+    for (double q : cells.probability) s.kept_probability += q;
     s.so_far = solver.statistics();
     if (mc) {
       mc->advance_to(solver.time());
-      if (o.mc_kde) s.bc = mc->bhattacharyya(s.cells, p.threshold);
-      s.marginal_bc = mc->marginal_bhattacharyya(s.cells);
+      if (o.mc_kde) s.bc = mc->bhattacharyya(cells, p.threshold);
+      s.marginal_bc = mc->marginal_bhattacharyya(cells);
       s.mc_effective_size = mc->effective_size();
     }
+    if (!outputs.marginal_dirs.empty()) write_marginals(cells, s.label, outputs.marginal_dirs);
+    if (outputs.keep_grids) s.grid = std::move(cells);
     r.snapshots.push_back(std::move(s));
   };
   double last_print = 0;
@@ -318,22 +343,15 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
                      fewer_cells(n));
 
   const std::vector<double> times = snapshot_times(p, o.snapshots);
-  RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0, true);
   const std::string stem = "gbees-" + Model::name() + "-" + name;
   // An ensemble's marginals: one folder per PDF, member-1, member-2, ...
-  std::vector<std::string> marginal_dirs;
+  RunOutputs outputs;
+  outputs.checkpointed = true;
   for (int e = 0; e < member_count(p); ++e)
-    marginal_dirs.push_back(o.out + "/" + stem + (p.member_means.empty() ? "" : "/member-" + std::to_string(e + 1)));
-  for (const Snapshot& s : r.snapshots) {
-    if (p.member_means.empty()) {
-      write_marginals(s, marginal_dirs[0]);
-      continue;
-    }
-    for (int e = 0; e < member_count(p); ++e) {
-      Snapshot one{s.label, member_cells(s.cells, e), s.bc, s.so_far, {}, 0};
-      write_marginals(one, marginal_dirs[e]);
-    }
-  }
+    outputs.marginal_dirs.push_back(o.out + "/" + stem +
+                                    (p.member_means.empty() ? "" : "/member-" + std::to_string(e + 1)));
+  const std::vector<std::string>& marginal_dirs = outputs.marginal_dirs;
+  RunResult r = run_once(space, model, p, times, o, o.mc_samples, o.progress_seconds > 0, outputs);
 
   const Statistics& st = r.statistics;
   const double cells_per_second = st.cell_steps / r.seconds;
@@ -375,12 +393,10 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["checkpoints"] = r.checkpoints;
   nlohmann::json curve = nlohmann::json::array();
   for (const Snapshot& s : r.snapshots) {
-    double kept = 0;
-    for (double q : s.cells.probability) kept += q;
     nlohmann::json e{{"label", s.label},
-                     {"time", s.cells.time},
-                     {"cells", s.cells.size()},
-                     {"kept_probability", kept},
+                     {"time", s.time},
+                     {"cells", s.cells},
+                     {"kept_probability", s.kept_probability},
                      {"pruned_probability", s.so_far.pruned_probability},
                      {"clipped_probability", s.so_far.clipped_probability},
                      {"outflow_probability", s.so_far.outflow_probability}};
@@ -405,7 +421,7 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
             << fixed(traffic.total(), 0) << " B per cell-step\n";
   for (const Snapshot& s : r.snapshots)
     if (!s.marginal_bc.empty()) {
-      std::cout << "  " << s.label << "  cells " << s.cells.size() << "  BC vs Monte Carlo "
+      std::cout << "  " << s.label << "  cells " << s.cells << "  BC vs Monte Carlo "
                 << (s.bc >= 0 ? fixed(s.bc, 4) : "(no KDE)") << ", 1-D marginals without a KDE";
       for (double bc : s.marginal_bc) std::cout << " " << fixed(bc, 4);
       std::cout << " (" << static_cast<long long>(s.mc_effective_size) << " effective samples)\n";
@@ -418,21 +434,23 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
     Parameters ref_p = p;
     ref_p.epsilon = 0.01;
     Options quiet = o;
-    const RunResult reference = run_once(space, model, ref_p, times, quiet, 0, o.progress_seconds > 0);
+    RunOutputs compared;
+    compared.keep_grids = true;
+    const RunResult reference = run_once(space, model, ref_p, times, quiet, 0, o.progress_seconds > 0, compared);
     study_stopped = reference.stopped;
     nlohmann::json study = nlohmann::json::array();
     for (double eps : {1.0, 0.5, 0.2, 0.1}) {
       if (!reference.completed) break;
       Parameters q = p;
       q.epsilon = eps;
-      const RunResult run = run_once(space, model, q, times, quiet, 0, false);
+      const RunResult run = run_once(space, model, q, times, quiet, 0, false, compared);
       study_stopped = run.stopped;
       if (!run.completed) break;
       nlohmann::json e{{"epsilon", eps}, {"steps", run.statistics.steps}};
       nlohmann::json errors = nlohmann::json::array();
       std::cout << "    epsilon " << eps << " (" << run.statistics.steps << " steps):";
       for (std::size_t k = 0; k < run.snapshots.size() && k < reference.snapshots.size(); ++k) {
-        const GridComparison c = compare(run.snapshots[k].cells, reference.snapshots[k].cells);
+        const GridComparison c = compare(*run.snapshots[k].grid, *reference.snapshots[k].grid);
         errors.push_back(
             {{"label", run.snapshots[k].label}, {"one_norm", c.one_norm}, {"bhattacharyya", c.bhattacharyya}});
         std::cout << " " << run.snapshots[k].label << " E=" << fixed(c.one_norm, 5);

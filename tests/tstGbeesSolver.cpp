@@ -210,7 +210,7 @@ TEST(GbeesHostCells, AboveThresholdKeepsTheReportedCellsRenormalised) {
 
 // Marginals sum the cells of each bin in the order of the bins' indices, a bin kept even
 // where its cells sum to 0; the same whether the cells are close (a dense array of bins) or
-// spread over more indices than such an array would hold (a map).
+// spread over more indices than such an array would hold (a map); several at once as each alone.
 TEST(GbeesHostCells, MarginalsSumEachBinInIndexOrder) {
   for (const std::int64_t far : {std::int64_t(3), std::int64_t(1) << 40}) {
     HostCells cells;
@@ -229,6 +229,13 @@ TEST(GbeesHostCells, MarginalsSumEachBinInIndexOrder) {
     EXPECT_EQ(x1x2.density, (std::vector<double>{0.0, 0.25 / 0.125, 0.75 / 0.125}));
     const Marginal x3x2 = marginal(cells, {2, 1});
     EXPECT_EQ(x3x2.density, (std::vector<double>{0.0, 0.125 / 0.5, 0.125 / 0.5, 0.25 / 0.5, 0.5 / 0.5}));
+    const std::vector<Marginal> together = marginals(cells, {{0}, {0, 1}, {2, 1}});
+    ASSERT_EQ(together.size(), 3u);
+    for (const auto& [one, alone] : {std::pair{together[0], x1}, {together[1], x1x2}, {together[2], x3x2}}) {
+      EXPECT_EQ(one.axes, alone.axes);
+      EXPECT_EQ(one.coordinate, alone.coordinate);
+      EXPECT_EQ(one.density, alone.density);
+    }
   }
 }
 

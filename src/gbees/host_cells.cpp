@@ -2,6 +2,8 @@
 #include <pk/core/error.hpp>
 #include <pk/gbees/host_cells.hpp>
 
+#include <Kokkos_Core.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,30 +21,22 @@ struct Bins {
   std::vector<double> probability;
 };
 
-// On a dense array over the bounding box of the indices, one pass over the cells (a 6-D grid
-// has 21 marginals of millions of cells each, at every snapshot); only bins a cell falls in
-// are kept.
-Bins dense_bins(const HostCells& cells, const std::vector<int>& axes, const std::int64_t lo[2],
-                const std::int64_t span[2]) {
-  const std::size_t k = axes.size();
-  std::vector<double> sum(static_cast<std::size_t>(span[0] * span[1]), 0.0);
-  std::vector<std::size_t> first(sum.size(), cells.size());  // a cell in the bin (none: size)
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    std::size_t b = 0;
-    for (std::size_t a = 0; a < k; ++a)
-      b = b * static_cast<std::size_t>(span[a]) + static_cast<std::size_t>(cells.index[c * cells.n + axes[a]] - lo[a]);
-    sum[b] += cells.probability[c];
-    if (first[b] == cells.size()) first[b] = c;
-  }
-  Bins out;
-  for (std::size_t b = 0; b < sum.size(); ++b) {
-    if (first[b] == cells.size()) continue;
-    std::array<double, 2> x{};
-    for (std::size_t a = 0; a < k; ++a) x[a] = cells.position[first[b] * cells.n + axes[a]];
-    out.centre.push_back(x);
-    out.probability.push_back(sum[b]);
-  }
-  return out;
+// A marginal's bins on a dense array over the bounding box of its axes' indices.
+struct Dense {
+  std::size_t m;                // which of the marginals asked for
+  int axis[2] = {0, 0};         // the second unused for a 1-D marginal
+  std::int64_t lo[2] = {0, 0};  // the lowest index on each axis
+  std::size_t span1 = 1;        // the second axis' index range
+  std::vector<double> sum;
+};
+
+// body(k) for k < count, each on a host thread (passes over grids of hundreds of millions of
+// cells, one per axis or per marginal, each in the cells' order: the same sums on any thread).
+template <class Body>
+void on_host_threads(std::size_t count, const Body& body) {
+  Kokkos::parallel_for("pk::gbees::host_cells", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, count),
+                       [&](const std::size_t k) { body(k); });
+  Kokkos::DefaultHostExecutionSpace().fence();
 }
 
 // In an ordered map, for cells spread too far for a dense array.
@@ -67,36 +61,87 @@ Bins sparse_bins(const HostCells& cells, const std::vector<int>& axes) {
   return out;
 }
 
-}  // namespace
-
-Marginal marginal(const HostCells& cells, const std::vector<int>& axes) {
-  require(!axes.empty() && axes.size() <= 2, "marginal: one or two axes");
-  for (int a : axes) require(a >= 0 && a < cells.n, "marginal: axis " + std::to_string(a + 1) + " does not exist");
-  const std::size_t k = axes.size();
-  std::int64_t lo[2] = {0, 0}, span[2] = {1, 1};
-  for (std::size_t a = 0; a < k && cells.size() > 0; ++a) {
-    std::int64_t low = cells.index[axes[a]], high = low;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      low = std::min(low, cells.index[c * cells.n + axes[a]]);
-      high = std::max(high, cells.index[c * cells.n + axes[a]]);
-    }
-    lo[a] = low;
-    span[a] = high - low + 1;
-  }
-  const double dense_size = static_cast<double>(span[0]) * static_cast<double>(span[1]);
-  const Bins bins = dense_size <= std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size()))
-                        ? dense_bins(cells, axes, lo, span)
-                        : sparse_bins(cells, axes);
+Marginal as_marginal(const HostCells& cells, const std::vector<int>& axes, const Bins& bins) {
   double area = 1;
   for (int a : axes) area *= cells.cell_width[a];
   Marginal m;
   m.axes = axes;
   for (std::size_t b = 0; b < bins.probability.size(); ++b) {
-    m.coordinate.insert(m.coordinate.end(), bins.centre[b].begin(), bins.centre[b].begin() + k);
+    m.coordinate.insert(m.coordinate.end(), bins.centre[b].begin(), bins.centre[b].begin() + axes.size());
     m.density.push_back(bins.probability[b] / area);
   }
   return m;
 }
+
+}  // namespace
+
+std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::vector<int>>& axes) {
+  const int n = cells.n;
+  for (const std::vector<int>& set : axes) {
+    require(!set.empty() && set.size() <= 2, "marginal: one or two axes");
+    for (int a : set) require(a >= 0 && a < n, "marginal: axis " + std::to_string(a + 1) + " does not exist");
+  }
+  std::vector<Marginal> out(axes.size());
+  for (std::size_t m = 0; m < axes.size(); ++m) out[m].axes = axes[m];
+  if (cells.size() == 0) return out;
+  // The index range of every axis, each axis' cell centres by index (which place the bins),
+  // then one pass over the cells for each dense marginal, each bin summed in the cells' order
+  // (a snapshot of a 6-D grid of hundreds of millions of cells has 9 marginals).
+  std::vector<std::int64_t> lo(cells.index.begin(), cells.index.begin() + n), hi = lo;
+  on_host_threads(n, [&](std::size_t d) {
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      lo[d] = std::min(lo[d], cells.index[c * n + d]);
+      hi[d] = std::max(hi[d], cells.index[c * n + d]);
+    }
+  });
+  std::vector<Dense> dense;
+  std::vector<Bins> bins(axes.size());
+  std::vector<std::vector<double>> centre(n);  // on the axes of the dense marginals
+  for (std::size_t m = 0; m < axes.size(); ++m) {
+    Dense d{m};
+    double size = 1;
+    for (std::size_t a = 0; a < axes[m].size(); ++a) {
+      d.axis[a] = axes[m][a];
+      d.lo[a] = lo[d.axis[a]];
+      size *= static_cast<double>(hi[d.axis[a]] - lo[d.axis[a]] + 1);
+    }
+    if (axes[m].size() == 2) d.span1 = static_cast<std::size_t>(hi[d.axis[1]] - lo[d.axis[1]] + 1);
+    if (size > std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size()))) {
+      bins[m] = sparse_bins(cells, axes[m]);
+      continue;
+    }
+    for (int axis : axes[m]) centre[axis].resize(static_cast<std::size_t>(hi[axis] - lo[axis] + 1));
+    d.sum.assign(static_cast<std::size_t>(size), std::nan(""));  // NaN: no cell in the bin
+    dense.push_back(std::move(d));
+  }
+  on_host_threads(n, [&](std::size_t d) {
+    if (centre[d].empty()) return;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      centre[d][static_cast<std::size_t>(cells.index[c * n + d] - lo[d])] = cells.position[c * n + d];
+  });
+  on_host_threads(dense.size(), [&](std::size_t k) {
+    Dense& d = dense[k];
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::int64_t* i = &cells.index[c * n];
+      const std::size_t b = static_cast<std::size_t>(i[d.axis[0]] - d.lo[0]) * d.span1 +
+                            (d.span1 > 1 ? static_cast<std::size_t>(i[d.axis[1]] - d.lo[1]) : 0);
+      d.sum[b] = std::isnan(d.sum[b]) ? cells.probability[c] : d.sum[b] + cells.probability[c];
+    }
+  });
+  for (const Dense& d : dense)
+    for (std::size_t b = 0; b < d.sum.size(); ++b) {
+      if (std::isnan(d.sum[b])) continue;
+      const std::size_t at[2] = {b / d.span1, b % d.span1};
+      std::array<double, 2> x{};
+      for (std::size_t a = 0; a < axes[d.m].size(); ++a) x[a] = centre[d.axis[a]][at[a]];
+      bins[d.m].centre.push_back(x);
+      bins[d.m].probability.push_back(d.sum[b]);
+    }
+  for (std::size_t m = 0; m < axes.size(); ++m) out[m] = as_marginal(cells, axes[m], bins[m]);
+  return out;
+}
+
+Marginal marginal(const HostCells& cells, const std::vector<int>& axes) { return marginals(cells, {axes})[0]; }
 
 void write_csv(const Marginal& m, const std::string& path) {
   write_file(path, [&](std::ostream& out) {
@@ -161,21 +206,49 @@ std::vector<double> marginal_bhattacharyya(const HostCells& cells, const std::ve
   require(cells.size() > 0, "marginal_bhattacharyya: the grid has no cell");
   require(samples.size() == weights.size() * static_cast<std::size_t>(n),
           "marginal_bhattacharyya: need n coordinates for every weight");
-  std::vector<double> bc(n);
-  for (int a = 0; a < n; ++a) {
-    const double h = cells.cell_width[a], origin = cells.position[a] - static_cast<double>(cells.index[a]) * h;
-    std::map<std::int64_t, std::array<double, 2>> bins;  // grid's, samples'
-    double grid_total = 0, sample_total = 0;
+  double grid_total = 0, sample_total = 0;
+  for (double q : cells.probability) grid_total += q;
+  for (double w : weights) sample_total += w;
+  require(grid_total > 0 && sample_total > 0, "marginal_bhattacharyya: no probability on the grid or the samples");
+  // Per axis: the grid's and the samples' probability in bins over the grid's index range (a
+  // sample outside it falls where the grid has none and adds only to the samples' total), on a
+  // dense array where the range allows, else in a map; axes on host threads of their own.
+  std::vector<std::int64_t> lo(cells.index.begin(), cells.index.begin() + n), hi = lo;
+  on_host_threads(n, [&](std::size_t a) {
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      bins[cells.index[c * n + a]][0] += cells.probability[c];
-      grid_total += cells.probability[c];
+      lo[a] = std::min(lo[a], cells.index[c * n + a]);
+      hi[a] = std::max(hi[a], cells.index[c * n + a]);
     }
+  });
+  std::vector<std::vector<std::array<double, 2>>> dense(n);  // grid's, samples'
+  for (int a = 0; a < n; ++a)
+    if (static_cast<double>(hi[a] - lo[a] + 1) <= std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size())))
+      dense[a].assign(static_cast<std::size_t>(hi[a] - lo[a] + 1), {0.0, 0.0});
+  std::vector<double> bc(n);
+  const auto add_up = [&](std::size_t a, auto& bin) {
+    const double h = cells.cell_width[a], origin = cells.position[a] - static_cast<double>(cells.index[a]) * h;
+    for (std::size_t c = 0; c < cells.size(); ++c) bin(cells.index[c * n + a])[0] += cells.probability[c];
     for (std::size_t k = 0; k < weights.size(); ++k) {
-      bins[std::llround((samples[k * n + a] - origin) / h)][1] += weights[k];
-      sample_total += weights[k];
+      const double at = std::round((samples[k * n + a] - origin) / h);
+      if (at >= static_cast<double>(lo[a]) && at <= static_cast<double>(hi[a]))
+        bin(static_cast<std::int64_t>(at))[1] += weights[k];
     }
-    require(grid_total > 0 && sample_total > 0, "marginal_bhattacharyya: no probability on the grid or the samples");
-    for (const auto& [bin, pq] : bins) bc[a] += std::sqrt(std::max(pq[0], 0.0) / grid_total * (pq[1] / sample_total));
+  };
+  const auto term = [&](const std::array<double, 2>& pq) {
+    return std::sqrt(std::max(pq[0], 0.0) / grid_total * (pq[1] / sample_total));
+  };
+  on_host_threads(n, [&](std::size_t a) {
+    if (dense[a].empty()) return;
+    const auto bin = [&](std::int64_t i) -> std::array<double, 2>& { return dense[a][i - lo[a]]; };
+    add_up(a, bin);
+    for (const auto& pq : dense[a]) bc[a] += term(pq);
+  });
+  for (int a = 0; a < n; ++a) {
+    if (!dense[a].empty()) continue;
+    std::map<std::int64_t, std::array<double, 2>> sparse;
+    const auto bin = [&](std::int64_t i) -> std::array<double, 2>& { return sparse[i]; };
+    add_up(a, bin);
+    for (const auto& entry : sparse) bc[a] += term(entry.second);
   }
   return bc;
 }

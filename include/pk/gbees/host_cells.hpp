@@ -29,6 +29,8 @@ struct Marginal {
   std::vector<double> density;
 };
 Marginal marginal(const HostCells& cells, const std::vector<int>& axes);
+// Several marginals in one pass over the cells (the same as one marginal() each).
+std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::vector<int>>& axes);
 // CSV with a header "x<a>[,x<b>],density"; throws pk::Error when it cannot be written.
 void write_csv(const Marginal& marginal, const std::string& path);
 

@@ -136,15 +136,18 @@ class Propagation {
     out.index.resize(static_cast<std::size_t>(cells) * out.n);
     out.position.resize(static_cast<std::size_t>(cells) * out.n);
     out.member.resize(cells);
-    for (std::int32_t c = 0; c < cells; ++c) {
-      out.member[c] = geometry_.codec.member(out.key[c]);
-      for (int d = 0; d < out.n; ++d) {
-        const std::int64_t i = geometry_.codec.index(out.key[c], d);
-        out.index[static_cast<std::size_t>(c) * out.n + d] = i;
-        out.position[static_cast<std::size_t>(c) * out.n + d] =
-            geometry_.mean[d] + geometry_.h[d] * static_cast<double>(i);
-      }
-    }
+    // On the host's threads: grids of hundreds of millions of cells are decoded at snapshots.
+    const Geometry& g = geometry_;
+    Kokkos::parallel_for(
+        "pk::gbees::cells", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, cells), [&](const int c) {
+          out.member[c] = g.codec.member(out.key[c]);
+          for (int d = 0; d < out.n; ++d) {
+            const std::int64_t i = g.codec.index(out.key[c], d);
+            out.index[static_cast<std::size_t>(c) * out.n + d] = i;
+            out.position[static_cast<std::size_t>(c) * out.n + d] = g.mean[d] + g.h[d] * static_cast<double>(i);
+          }
+        });
+    Kokkos::DefaultHostExecutionSpace().fence();
     return out;
   }
 
