@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -195,6 +196,50 @@ TYPED_TEST(GbeesGrid, GrowthInsertsEachNewDownwindCellOnce) {
   }
   EXPECT_EQ(added.size() + before.size(), after.size());
   EXPECT_EQ(added, expected);
+}
+
+// The initial grid with initial_above_threshold: the cells of the whole box at or above p*
+// (once normalised), as many as initial_cell_count says, each with the box's probability
+// scaled by one factor per PDF (normalised over the cells kept); for one PDF and for an
+// ensemble whose means sit off the cell centres.
+TYPED_TEST(GbeesGrid, InitialCellsAboveThresholdAreTheBoxsCellsAtOrAboveIt) {
+  using Space = TypeParam;
+  Space space;
+  ConstantDrift drift;
+  drift.n = 2;
+  Parameters p;
+  p.initial_mean = {0, 0};
+  p.initial_std = {1, 0.5};
+  p.cell_width = {0.25, 0.125};
+  p.threshold = 1e-4;
+  p.end_time = 1;
+  for (const std::vector<std::vector<double>>& members :
+       {std::vector<std::vector<double>>{}, {{0.1, -0.05}, {3.0, 0.4}}}) {
+    p.member_means = members;
+    p.initial_above_threshold = false;
+    const HostCells box = Solver<Space, ConstantDrift>(space, drift, p).cells();
+    p.initial_above_threshold = true;
+    const HostCells kept = Solver<Space, ConstantDrift>(space, drift, p).cells();
+    std::map<std::uint64_t, double> expected;
+    for (std::size_t c = 0; c < box.size(); ++c)
+      if (box.probability[c] >= p.threshold) expected[box.key[c]] = box.probability[c];
+    ASSERT_GT(expected.size(), 0u);
+    ASSERT_LT(expected.size(), box.size());
+    ASSERT_EQ(kept.size(), expected.size());
+    if (members.empty()) EXPECT_EQ(static_cast<double>(kept.size()), initial_cell_count(p));
+    std::map<int, double> factor, total;  // per PDF
+    for (std::size_t c = 0; c < kept.size(); ++c) {
+      ASSERT_EQ(expected.count(kept.key[c]), 1u);
+      const int member = kept.member.empty() ? 0 : kept.member[c];
+      const double ratio = kept.probability[c] / expected[kept.key[c]];
+      if (!factor.count(member)) factor[member] = ratio;
+      EXPECT_NEAR(ratio, factor[member], 1e-12 * factor[member]);
+      EXPECT_GT(ratio, 1.0);
+      total[member] += kept.probability[c];
+    }
+    EXPECT_EQ(factor.size(), members.empty() ? 1u : members.size());
+    for (const auto& [member, sum] : total) EXPECT_NEAR(sum, 1.0, 1e-12) << "PDF " << member;
+  }
 }
 
 }  // namespace

@@ -26,6 +26,10 @@ void add_options(CLI::App& cli, Options& o) {
   cli.add_option("--epsilon", o.epsilon, "time step = epsilon * CFL limit, in (0,1]");
   cli.add_option("--prune-interval", o.prune_interval, "steps between prunes");
   cli.add_option("--initial-extent", o.initial_extent, "initial box half-width in standard deviations");
+  cli.add_option("--initial-cells", o.initial_cells,
+                 "box: every cell of the initial box (the paper's); above-threshold: only its cells at or above p* "
+                 "(what the first prune keeps), for grids whose box would not fit")
+      ->check(CLI::IsMember({"box", "above-threshold"}));
   cli.add_option_function<double>(
       "--end-time", [&o](double v) { o.end_time = v; }, "final time (default: the paper's)");
   cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
@@ -102,6 +106,7 @@ Parameters build_parameters(const Options& o, int n) {
   p.prune_interval = o.prune_interval;
   p.back_face_outflow = !o.paper_back_faces;
   p.initial_extent = o.initial_extent;
+  p.initial_above_threshold = o.initial_cells == "above-threshold";
   require(o.max_cells >= 0 && o.max_cells < 2e9, "--max-cells ", o.max_cells, ": must lie in [0, 2e9)");
   p.max_cells = static_cast<std::size_t>(o.max_cells);
   if (o.no_measurements) p.measurements.clear();

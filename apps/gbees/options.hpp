@@ -26,6 +26,7 @@ struct Options {
   std::vector<double> mean, std_dev, h;
   std::optional<double> threshold, end_time;  // default: the paper's
   double epsilon = 1, initial_extent = 3;
+  std::string initial_cells = "box";  // or "above-threshold"
   int prune_interval = 20;
   std::string measurement_file;
   std::string ensemble_file;  // initial means of an ensemble, one PDF per line

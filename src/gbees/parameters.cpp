@@ -158,10 +158,32 @@ Parameters cr3bp_europa() {
 }
 
 double initial_cell_count(const Parameters& p) {
-  double cells = member_count(p);
-  for (std::size_t j = 0; j < p.cell_width.size(); ++j)
-    cells *= 2 * std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]) + 1;
-  return cells;
+  const std::size_t n = p.cell_width.size();
+  std::vector<std::int64_t> half(n);
+  std::vector<double> step(n);  // a cell's width in standard deviations
+  double box = member_count(p);
+  for (std::size_t j = 0; j < n; ++j) {
+    half[j] = static_cast<std::int64_t>(std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]));
+    step[j] = p.cell_width[j] / p.initial_std[j];
+    box *= static_cast<double>(2 * half[j] + 1);
+  }
+  if (!p.initial_above_threshold || n == 0) return box;
+  double sum = 1;  // the Gaussian's over the box, a product of one sum per axis
+  for (std::size_t j = 0; j < n; ++j) {
+    double axis = 0;
+    for (std::int64_t i = -half[j]; i <= half[j]; ++i) axis += std::exp(-0.5 * std::pow(step[j] * i, 2));
+    sum *= axis;
+  }
+  // The cells whose Gaussian exp(-|z|^2 / 2) is at least p* times its sum over the box, i.e.
+  // |z|^2 <= budget: a count over all axes but the last, which takes the |i| that fit.
+  const auto count = [&](const auto& self, std::size_t j, double budget) -> double {
+    if (!(budget >= 0)) return 0;
+    if (j + 1 == n) return 2 * std::min<double>(half[j], std::floor(std::sqrt(budget) / step[j])) + 1;
+    double cells = 0;
+    for (std::int64_t i = -half[j]; i <= half[j]; ++i) cells += self(self, j + 1, budget - std::pow(step[j] * i, 2));
+    return cells;
+  };
+  return member_count(p) * count(count, 0, -2 * std::log(p.threshold * sum));
 }
 
 }  // namespace pk::gbees

@@ -32,6 +32,10 @@ struct Parameters {
   // the paper's codes' rule, under which such a face carries no flux at all.
   bool back_face_outflow = true;
   double initial_extent = 3.0;  // initial box: +-round(extent * std / h) cells per axis
+  // Only the box's cells at or above p* (those the first prune would keep; the others hold a
+  // few percent of the probability), for grids whose whole box would not fit. false: the
+  // whole box (the paper's).
+  bool initial_above_threshold = false;
   double end_time = 1.0;
   std::vector<Measurement> measurements;  // increasing times in (0, end_time]
   std::size_t max_cells = 0;              // refuse to grow beyond (0: as memory allows)
@@ -76,7 +80,8 @@ Parameters lorenz96_paper(int n = 6, double forcing = 4);
 Parameters pcr3bp_enceladus();
 Parameters cr3bp_europa();
 
-// Cells of the initial boxes: prod_j (2 round(extent std_j / h_j) + 1) per PDF.
+// Cells of the initial boxes: prod_j (2 round(extent std_j / h_j) + 1) per PDF, or with
+// initial_above_threshold those of a box centred on its PDF's mean at or above p*.
 double initial_cell_count(const Parameters& parameters);
 
 }  // namespace pk::gbees

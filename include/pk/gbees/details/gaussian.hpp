@@ -28,25 +28,30 @@ KOKKOS_INLINE_FUNCTION double likelihood(const Measurement& m, const double* x) 
   return e.factor();
 }
 
-// Slot first_slot + s of PDF `member`'s initial box, or of a part of it: cells low_d +
-// [0, width_d) per axis (the last axis varies fastest) around the cell `offset`: its key, the
-// Gaussian of the PDF's mean (the grid's mean + shift) and standard deviations at its centre
-// (not yet normalised), and its map entry. An insert that fails adds one to `failures`.
+// Cell s of PDF `member`'s initial box, or of a part of it: cells low_d + [0, width_d) per
+// axis (the last axis varies fastest) around the cell `offset`, kept when its Gaussian of the
+// PDF's mean (the grid's mean + shift) and standard deviations at its centre (not yet
+// normalised) is at least `cut` (0: every cell). A scan over the box: `kept` counts the kept
+// cells before s, and with `write` the kept cell takes slot first_slot + kept (its key, its
+// Gaussian and its map entry), in the box's order. An insert that fails adds one to `failures`.
 template <class Grid>
 struct InitialGaussian {
+  using value_type = std::int64_t;
   Geometry g;
   IndexArray low, width;
   RealArray inverse_std;
   int member;
   IndexArray offset;
   RealArray shift;
+  double cut;
+  bool write;
   std::int64_t first_slot;
   typename Grid::Map map;
   Kokkos::View<std::uint64_t*, typename Grid::memory_space> key;
   Kokkos::View<double*, typename Grid::memory_space> probability;
   Kokkos::View<int, typename Grid::memory_space> failures;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s, std::int64_t& kept, const bool final) const {
     std::int64_t index[max_dimension] = {}, rest = s;
     GaussianExponent e;
     for (int d = g.n - 1; d >= 0; --d) {
@@ -55,15 +60,20 @@ struct InitialGaussian {
       // The centre's offset from the PDF's mean: h i - shift.
       e.add((g.h[d] * static_cast<double>(index[d]) - shift.v[d]) * inverse_std.v[d]);
     }
-    const std::int64_t slot = first_slot + s;
-    std::uint64_t k = 0;
-    if (!g.codec.pack(index, k, member)) {
-      Kokkos::atomic_add(&failures(), 1);
-      return;
+    const double gaussian = e.factor();
+    if (!(gaussian >= cut)) return;
+    if (final && write) {
+      const std::int64_t slot = first_slot + kept;
+      std::uint64_t k = 0;
+      if (!g.codec.pack(index, k, member)) {
+        Kokkos::atomic_add(&failures(), 1);
+      } else {
+        key(slot) = k;
+        probability(slot) = gaussian;
+        if (!map.insert(k, static_cast<std::int32_t>(slot)).success()) Kokkos::atomic_add(&failures(), 1);
+      }
     }
-    key(slot) = k;
-    probability(slot) = e.factor();
-    if (!map.insert(k, static_cast<std::int32_t>(slot)).success()) Kokkos::atomic_add(&failures(), 1);
+    ++kept;
   }
 };
 

@@ -156,8 +156,9 @@ class Propagation {
   }
 
   // The Gaussian initial PDFs, each on its box of +-round(extent std_j / h_j) cells around
-  // the cell nearest its mean, normalised. Distributed, the first slab borders share the
-  // boxes' cells out and each rank makes the part it holds.
+  // the cell nearest its mean (or only the box's cells at or above p*), normalised.
+  // Distributed, the first slab borders share the boxes' cells out and each rank makes the
+  // part it holds.
   void initialise() {
     const int n = geometry_.n;
     IndexArray half;
@@ -179,9 +180,8 @@ class Propagation {
     if (distribution_) distribution_->set_borders(initial_borders(half, box, offset), geometry_);
     // Member e's box, or the part of it this rank holds: cells low + [0, width) per axis.
     std::vector<IndexArray> low(members_), width(members_);
-    std::vector<std::int64_t> first_slot(members_ + 1, 0);
+    std::vector<std::int64_t> part(members_, 1);
     for (int e = 0; e < members_; ++e) {
-      std::int64_t cells = 1;
       for (int d = 0; d < n; ++d) {
         std::int64_t from = -half.v[d], to = half.v[d];
         if (d == geometry_.slab.axis) {
@@ -190,21 +190,27 @@ class Propagation {
         }
         low[e].v[d] = from;
         width[e].v[d] = std::max<std::int64_t>(0, to - from + 1);
-        cells *= width[e].v[d];
+        part[e] *= width[e].v[d];
       }
-      first_slot[e + 1] = first_slot[e] + cells;
     }
+    // The cells each box keeps (a first scan), slots for them, then the cells (a second).
+    Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
+    std::vector<std::int64_t> first_slot(members_ + 1, 0);
+    const auto scan = [&](int e, bool write) {
+      std::int64_t kept = 0;
+      Kokkos::parallel_scan("pk::gbees::initialise",
+                            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e]),
+                            InitialGaussian<Grid>{geometry_, low[e], width[e], inverse_std, e, offset[e], shift[e],
+                                                  initial_cut(half, offset[e], shift[e]), write, first_slot[e],
+                                                  grid_.map(), grid_.key(), grid_.probability(), failures},
+                            kept);
+      return kept;
+    };
+    for (int e = 0; e < members_; ++e) first_slot[e + 1] = first_slot[e] + scan(e, false);
     const std::int64_t total = first_slot[members_];
     require(total < (std::int64_t(1) << 31), "initial boxes of " + std::to_string(total) + " cells: too many");
     grid_.reserve(static_cast<std::size_t>(total));
-    Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
-    for (int e = 0; e < members_; ++e)
-      Kokkos::parallel_for(
-          "pk::gbees::initialise",
-          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0,
-                                                                               first_slot[e + 1] - first_slot[e]),
-          InitialGaussian<Grid>{geometry_, low[e], width[e], inverse_std, e, offset[e], shift[e], first_slot[e],
-                                grid_.map(), grid_.key(), grid_.probability(), failures});
+    for (int e = 0; e < members_; ++e) scan(e, true);
     const int failed = read_scalar(space_, failures);
     require(failed == 0, "initial grid: " + std::to_string(failed) +
                              " cells could not be inserted (ensemble members closer than their boxes?)");
@@ -214,6 +220,23 @@ class Propagation {
     count_cells();
     statistics_.max_cells = cell_count();
     statistics_.peak_bytes = grid_.allocated_bytes();
+  }
+
+  // The least unnormalised Gaussian a cell of a box keeps: 0 (all of them), or for the cells
+  // at or above p* once normalised, p* times the Gaussian's sum over the whole box (a product
+  // of one sum per axis; the same on every rank).
+  double initial_cut(const IndexArray& half, const IndexArray& offset, const RealArray& shift) const {
+    if (!parameters_.initial_above_threshold) return 0;
+    double sum = 1;
+    for (int d = 0; d < geometry_.n; ++d) {
+      double axis = 0;
+      for (std::int64_t i = offset.v[d] - half.v[d]; i <= offset.v[d] + half.v[d]; ++i) {
+        const double z = (geometry_.h[d] * static_cast<double>(i) - shift.v[d]) / parameters_.initial_std[d];
+        axis += std::exp(-0.5 * z * z);
+      }
+      sum *= axis;
+    }
+    return parameters_.threshold * sum;
   }
 
   // Slab borders that share the initial boxes' cells out evenly: each box has the same
