@@ -115,14 +115,16 @@ std::string marginal_path(const std::string& dir, const std::string& label, cons
 
 // The marginals of `cells` labelled `label` in `dirs`: one folder, or one per PDF of an ensemble.
 void write_marginals(const HostCells& cells, const std::string& label, const std::vector<std::string>& dirs) {
-  for (std::size_t e = 0; e < dirs.size(); ++e) {
-    const HostCells member = dirs.size() == 1 ? HostCells{} : member_cells(cells, static_cast<int>(e));
-    const HostCells& shown = dirs.size() == 1 ? cells : member;
-    pk::make_directories(dirs[e]);
-    const std::vector<std::vector<int>> axes = marginal_axes(cells.n);
+  const std::vector<std::vector<int>> axes = marginal_axes(cells.n);
+  const auto write = [&](const HostCells& shown, const std::string& dir) {
+    pk::make_directories(dir);
     const std::vector<Marginal> m = marginals(shown, axes);
-    for (std::size_t k = 0; k < axes.size(); ++k) write_csv(m[k], marginal_path(dirs[e], label, axes[k]));
-  }
+    for (std::size_t k = 0; k < axes.size(); ++k) write_csv(m[k], marginal_path(dir, label, axes[k]));
+  };
+  if (dirs.size() == 1)
+    write(cells, dirs[0]);
+  else
+    for (std::size_t e = 0; e < dirs.size(); ++e) write(member_cells(cells, static_cast<int>(e)), dirs[e]);
 }
 
 // apps/plot_gbees.py over the marginals in `dir`.
