@@ -1,6 +1,7 @@
 #pragma once
 // A copy of the GBEES grid on the host and what is computed from it there: marginals,
-// the Bhattacharyya coefficient and the 1-norm distance between two grids.
+// the Bhattacharyya coefficient and the 1-norm distance between two grids (the marginals and
+// the 1-D comparison on Kokkos' host threads: Kokkos initialised).
 #include <cstdint>
 #include <string>
 #include <vector>
