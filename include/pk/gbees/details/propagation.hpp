@@ -208,6 +208,8 @@ class Propagation {
     };
     for (int e = 0; e < members_; ++e) first_slot[e + 1] = first_slot[e] + scan(e, false);
     const std::int64_t total = first_slot[members_];
+    require(total > 0 || distribution_, "initial grid: no cell of the initial box reaches p* = ", parameters_.threshold,
+            ": lower the threshold or widen the cells");
     require(total < (std::int64_t(1) << 31), "initial boxes of " + std::to_string(total) + " cells: too many");
     grid_.reserve(static_cast<std::size_t>(total));
     for (int e = 0; e < members_; ++e) scan(e, true);
