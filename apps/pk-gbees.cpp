@@ -513,20 +513,17 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
 
 #if PK_ENABLE_MPI
 // The marginal of every rank's cells on rank 0 (empty on the others): each rank's marginal
-// of the cells it owns, added point by point (the ranks own disjoint cells).
-Marginal gathered_marginal(const pk::mpi::Communicator& world, const HostCells& mine, const std::vector<int>& axes) {
-  const std::size_t k = axes.size();
+// `mine` of the cells it owns, added point by point (the ranks own disjoint cells).
+Marginal gathered_marginal(const pk::mpi::Communicator& world, const Marginal& mine) {
+  const std::size_t k = mine.axes.size();
   std::vector<double> packed;  // per point: its coordinates, then its density
-  if (mine.size() > 0) {
-    const Marginal m = marginal(mine, axes);
-    for (std::size_t q = 0; q < m.density.size(); ++q) {
-      packed.insert(packed.end(), m.coordinate.begin() + q * k, m.coordinate.begin() + (q + 1) * k);
-      packed.push_back(m.density[q]);
-    }
+  for (std::size_t q = 0; q < mine.density.size(); ++q) {
+    packed.insert(packed.end(), mine.coordinate.begin() + q * k, mine.coordinate.begin() + (q + 1) * k);
+    packed.push_back(mine.density[q]);
   }
   const auto gathered = world.gather(packed);
   Marginal out;
-  out.axes = axes;
+  out.axes = mine.axes;
   if (world.rank() != 0) return out;
   std::map<std::vector<double>, double> density;
   for (std::size_t at = 0; at + k < gathered.size(); at += k + 1)
@@ -562,9 +559,11 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const auto take = [&](const std::string& suffix) {
     const HostCells mine = solver->cells();
     const std::string label = "t" + fixed(solver->time(), 4) + suffix;
-    for (const std::vector<int>& axes : marginal_axes(n)) {
-      const Marginal m = gathered_marginal(world, mine, axes);
-      if (root) write_csv(m, marginal_path(marginal_dir, label, axes));
+    const std::vector<std::vector<int>> axes = marginal_axes(n);
+    const std::vector<Marginal> own = marginals(mine, axes);
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      const Marginal m = gathered_marginal(world, own[k]);
+      if (root) write_csv(m, marginal_path(marginal_dir, label, axes[k]));
     }
     double kept = 0;
     for (double q : mine.probability) kept += q;

@@ -61,6 +61,28 @@ Bins sparse_bins(const HostCells& cells, const std::vector<int>& axes) {
   return out;
 }
 
+// The lowest and highest index of the (non-empty) cells on each axis.
+struct IndexRange {
+  std::vector<std::int64_t> lo, hi;
+};
+IndexRange index_range(const HostCells& cells) {
+  const int n = cells.n;
+  IndexRange r{std::vector<std::int64_t>(cells.index.begin(), cells.index.begin() + n), {}};
+  r.hi = r.lo;
+  on_host_threads(n, [&](std::size_t d) {
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      r.lo[d] = std::min(r.lo[d], cells.index[c * n + d]);
+      r.hi[d] = std::max(r.hi[d], cells.index[c * n + d]);
+    }
+  });
+  return r;
+}
+
+// Whether `bins` bins over an index range fit a dense array for these cells (else a map).
+bool dense_fits(double bins, const HostCells& cells) {
+  return bins <= std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size()));
+}
+
 Marginal as_marginal(const HostCells& cells, const std::vector<int>& axes, const Bins& bins) {
   double area = 1;
   for (int a : axes) area *= cells.cell_width[a];
@@ -87,13 +109,9 @@ std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::v
   // The index range of every axis, each axis' cell centres by index (which place the bins),
   // then one pass over the cells for each dense marginal, each bin summed in the cells' order
   // (a snapshot of a 6-D grid of hundreds of millions of cells has 9 marginals).
-  std::vector<std::int64_t> lo(cells.index.begin(), cells.index.begin() + n), hi = lo;
-  on_host_threads(n, [&](std::size_t d) {
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      lo[d] = std::min(lo[d], cells.index[c * n + d]);
-      hi[d] = std::max(hi[d], cells.index[c * n + d]);
-    }
-  });
+  const IndexRange range = index_range(cells);
+  const std::vector<std::int64_t>& lo = range.lo;
+  const std::vector<std::int64_t>& hi = range.hi;
   std::vector<Dense> dense;
   std::vector<Bins> bins(axes.size());
   std::vector<std::vector<double>> centre(n);  // on the axes of the dense marginals
@@ -106,7 +124,7 @@ std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::v
       size *= static_cast<double>(hi[d.axis[a]] - lo[d.axis[a]] + 1);
     }
     if (axes[m].size() == 2) d.span1 = static_cast<std::size_t>(hi[d.axis[1]] - lo[d.axis[1]] + 1);
-    if (size > std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size()))) {
+    if (!dense_fits(size, cells)) {
       bins[m] = sparse_bins(cells, axes[m]);
       continue;
     }
@@ -213,16 +231,12 @@ std::vector<double> marginal_bhattacharyya(const HostCells& cells, const std::ve
   // Per axis: the grid's and the samples' probability in bins over the grid's index range (a
   // sample outside it falls where the grid has none and adds only to the samples' total), on a
   // dense array where the range allows, else in a map; axes on host threads of their own.
-  std::vector<std::int64_t> lo(cells.index.begin(), cells.index.begin() + n), hi = lo;
-  on_host_threads(n, [&](std::size_t a) {
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      lo[a] = std::min(lo[a], cells.index[c * n + a]);
-      hi[a] = std::max(hi[a], cells.index[c * n + a]);
-    }
-  });
+  const IndexRange range = index_range(cells);
+  const std::vector<std::int64_t>& lo = range.lo;
+  const std::vector<std::int64_t>& hi = range.hi;
   std::vector<std::vector<std::array<double, 2>>> dense(n);  // grid's, samples'
   for (int a = 0; a < n; ++a)
-    if (static_cast<double>(hi[a] - lo[a] + 1) <= std::max(double(1 << 22), 2.0 * static_cast<double>(cells.size())))
+    if (dense_fits(static_cast<double>(hi[a] - lo[a] + 1), cells))
       dense[a].assign(static_cast<std::size_t>(hi[a] - lo[a] + 1), {0.0, 0.0});
   std::vector<double> bc(n);
   const auto add_up = [&](std::size_t a, auto& bin) {

@@ -64,7 +64,7 @@ void validate(const Parameters& p, int n) {
   const int member_bits = member_key_bits(p);
   const double limit = std::ldexp(1.0, (64 - member_bits) / n - 1);
   for (int j = 0; j < n; ++j) {
-    const double half = std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]);
+    const auto half = static_cast<double>(initial_half_width(p, j));
     double offset = 0;
     for (const std::vector<double>& mean : p.member_means)
       offset = std::max(offset, std::fabs(std::round((mean[j] - p.initial_mean[j]) / p.cell_width[j])));
@@ -157,24 +157,38 @@ Parameters cr3bp_europa() {
   return p;
 }
 
+std::int64_t initial_half_width(const Parameters& p, int j) {
+  return static_cast<std::int64_t>(std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]));
+}
+
+double initial_cut(const Parameters& p, const std::vector<double>& shift) {
+  if (!p.initial_above_threshold) return 0;
+  double sum = 1;
+  for (std::size_t j = 0; j < p.cell_width.size(); ++j) {
+    const std::int64_t half = initial_half_width(p, static_cast<int>(j));
+    const auto offset = static_cast<std::int64_t>(std::round(shift[j] / p.cell_width[j]));
+    double axis = 0;
+    for (std::int64_t i = offset - half; i <= offset + half; ++i) {
+      const double z = (p.cell_width[j] * static_cast<double>(i) - shift[j]) / p.initial_std[j];
+      axis += std::exp(-0.5 * z * z);
+    }
+    sum *= axis;
+  }
+  return p.threshold * sum;
+}
+
 double initial_cell_count(const Parameters& p) {
   const std::size_t n = p.cell_width.size();
   std::vector<std::int64_t> half(n);
   std::vector<double> step(n);  // a cell's width in standard deviations
   double box = member_count(p);
   for (std::size_t j = 0; j < n; ++j) {
-    half[j] = static_cast<std::int64_t>(std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]));
+    half[j] = initial_half_width(p, static_cast<int>(j));
     step[j] = p.cell_width[j] / p.initial_std[j];
     box *= static_cast<double>(2 * half[j] + 1);
   }
   if (!p.initial_above_threshold || n == 0) return box;
-  double sum = 1;  // the Gaussian's over the box, a product of one sum per axis
-  for (std::size_t j = 0; j < n; ++j) {
-    double axis = 0;
-    for (std::int64_t i = -half[j]; i <= half[j]; ++i) axis += std::exp(-0.5 * std::pow(step[j] * i, 2));
-    sum *= axis;
-  }
-  // The cells whose Gaussian exp(-|z|^2 / 2) is at least p* times its sum over the box, i.e.
+  // The cells of a box centred on its PDF's mean whose Gaussian is at least initial_cut, i.e.
   // |z|^2 <= budget: a count over all axes but the last, which takes the |i| that fit.
   const auto count = [&](const auto& self, std::size_t j, double budget) -> double {
     if (!(budget >= 0)) return 0;
@@ -183,7 +197,7 @@ double initial_cell_count(const Parameters& p) {
     for (std::int64_t i = -half[j]; i <= half[j]; ++i) cells += self(self, j + 1, budget - std::pow(step[j] * i, 2));
     return cells;
   };
-  return member_count(p) * count(count, 0, -2 * std::log(p.threshold * sum));
+  return member_count(p) * count(count, 0, -2 * std::log(initial_cut(p, std::vector<double>(n, 0.0))));
 }
 
 }  // namespace pk::gbees

@@ -3,6 +3,7 @@
 // work; a bad one raises pk::Error naming the value and what is allowed. Free of Kokkos, so
 // that the fuzz targets (tests/fuzz) build the measurement and configuration checks alone.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,14 @@ Parameters lorenz96_paper(int n = 6, double forcing = 4);
 Parameters pcr3bp_enceladus();
 Parameters cr3bp_europa();
 
-// Cells of the initial boxes: prod_j (2 round(extent std_j / h_j) + 1) per PDF, or with
+// The initial boxes' half-width on axis j: round(extent std_j / h_j) cells.
+std::int64_t initial_half_width(const Parameters& parameters, int j);
+// The least unnormalised Gaussian exp(-|z|^2 / 2) a cell of an initial box keeps: 0 (every
+// cell), or with initial_above_threshold p* times the Gaussian's sum over the box of a PDF
+// whose mean lies `shift` (per axis) from the grid's, whose box is centred on the cell
+// nearest that mean (a product of one sum per axis).
+double initial_cut(const Parameters& parameters, const std::vector<double>& shift);
+// Cells of the initial boxes: prod_j (2 initial_half_width + 1) per PDF, or with
 // initial_above_threshold those of a box centred on its PDF's mean at or above p*.
 double initial_cell_count(const Parameters& parameters);
 

@@ -165,8 +165,7 @@ class Propagation {
     RealArray inverse_std;
     std::int64_t box = 1;
     for (int d = 0; d < n; ++d) {
-      half.v[d] = static_cast<std::int64_t>(
-          std::round(parameters_.initial_extent * parameters_.initial_std[d] / parameters_.cell_width[d]));
+      half.v[d] = initial_half_width(parameters_, d);
       box *= 2 * half.v[d] + 1;
       inverse_std.v[d] = 1.0 / parameters_.initial_std[d];
     }
@@ -194,16 +193,19 @@ class Propagation {
       }
     }
     // The cells each box keeps (a first scan), slots for them, then the cells (a second).
+    std::vector<double> cut(members_);
+    for (int e = 0; e < members_; ++e)
+      cut[e] = initial_cut(parameters_, std::vector<double>(shift[e].v, shift[e].v + n));
     Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
     std::vector<std::int64_t> first_slot(members_ + 1, 0);
     const auto scan = [&](int e, bool write) {
       std::int64_t kept = 0;
-      Kokkos::parallel_scan("pk::gbees::initialise",
-                            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e]),
-                            InitialGaussian<Grid>{geometry_, low[e], width[e], inverse_std, e, offset[e], shift[e],
-                                                  initial_cut(half, offset[e], shift[e]), write, first_slot[e],
-                                                  grid_.map(), grid_.key(), grid_.probability(), failures},
-                            kept);
+      Kokkos::parallel_scan(
+          "pk::gbees::initialise",
+          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e]),
+          InitialGaussian<Grid>{geometry_, low[e], width[e], inverse_std, e, offset[e], shift[e], cut[e], write,
+                                first_slot[e], grid_.map(), grid_.key(), grid_.probability(), failures},
+          kept);
       return kept;
     };
     for (int e = 0; e < members_; ++e) first_slot[e + 1] = first_slot[e] + scan(e, false);
@@ -222,23 +224,6 @@ class Propagation {
     count_cells();
     statistics_.max_cells = cell_count();
     statistics_.peak_bytes = grid_.allocated_bytes();
-  }
-
-  // The least unnormalised Gaussian a cell of a box keeps: 0 (all of them), or for the cells
-  // at or above p* once normalised, p* times the Gaussian's sum over the whole box (a product
-  // of one sum per axis; the same on every rank).
-  double initial_cut(const IndexArray& half, const IndexArray& offset, const RealArray& shift) const {
-    if (!parameters_.initial_above_threshold) return 0;
-    double sum = 1;
-    for (int d = 0; d < geometry_.n; ++d) {
-      double axis = 0;
-      for (std::int64_t i = offset.v[d] - half.v[d]; i <= offset.v[d] + half.v[d]; ++i) {
-        const double z = (geometry_.h[d] * static_cast<double>(i) - shift.v[d]) / parameters_.initial_std[d];
-        axis += std::exp(-0.5 * z * z);
-      }
-      sum *= axis;
-    }
-    return parameters_.threshold * sum;
   }
 
   // Slab borders that share the initial boxes' cells out evenly: each box has the same
