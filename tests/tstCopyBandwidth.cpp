@@ -2,6 +2,7 @@
 
 #include <pk/app/space_selection.hpp>
 #include <pk/core/copy_bandwidth.hpp>
+#include <pk/core/fp64_peak.hpp>
 
 #include <cmath>
 
@@ -41,14 +42,35 @@ TYPED_TEST(CopyBandwidthTest, CopyRejectsMismatchedSizes) {
   EXPECT_THROW(pk::copy(TypeParam{}, x, y), pk::Error);
 }
 
-TYPED_TEST(CopyBandwidthTest, ProbeCountsBytesAndReportsTheBetterCopyAsLimit) {
+TYPED_TEST(CopyBandwidthTest, ProbeCountsBytesAndReportsTheBestCopyAsLimit) {
   const std::size_t n = 1 << 20;
   const auto bw = pk::measure_copy_bandwidth(TypeParam{}, n, 3);
   EXPECT_EQ(bw.bytes_per_copy, 2 * n * sizeof(double));
   EXPECT_TRUE(std::isfinite(bw.range_policy_gbs) && bw.range_policy_gbs > 0);
   EXPECT_TRUE(std::isfinite(bw.deep_copy_gbs) && bw.deep_copy_gbs > 0);
-  EXPECT_EQ(bw.limit_gbs(), std::max(bw.range_policy_gbs, bw.deep_copy_gbs));
+  EXPECT_TRUE(std::isfinite(bw.in_place_gbs) && bw.in_place_gbs > 0);
+  EXPECT_EQ(bw.limit_gbs(), std::max({bw.range_policy_gbs, bw.deep_copy_gbs, bw.in_place_gbs}));
   EXPECT_THROW(pk::measure_copy_bandwidth(TypeParam{}, 0, 3), pk::Error);
+}
+
+TYPED_TEST(CopyBandwidthTest, FootprintProbeIsTheFasterOfTheRunsProbeAndACopyOfTheFootprintBesideIt) {
+  const TypeParam space{};
+  const auto probe = pk::measure_copy_bandwidth(space, 1 << 20, 3);
+  const auto large = pk::footprint_copy_bandwidth(space, 4.0 * probe.bytes_per_copy, probe, 3);
+  EXPECT_EQ(large.bytes_per_copy, probe.bytes_per_copy);  // never larger than the run's probe
+  EXPECT_GE(large.limit_gbs(), probe.limit_gbs());
+  const double footprint = 1 << 16;
+  const auto small = pk::footprint_copy_bandwidth(space, footprint, probe, 3);
+  EXPECT_GE(small.limit_gbs(), probe.limit_gbs());
+  if (small.bytes_per_copy != probe.bytes_per_copy) EXPECT_EQ(small.bytes_per_copy, footprint);
+  const auto batched = pk::measure_copy_bandwidth(space, 1 << 12, 3, 7);
+  EXPECT_TRUE(std::isfinite(batched.limit_gbs()) && batched.limit_gbs() > 0);
+  EXPECT_THROW(pk::measure_copy_bandwidth(space, 1 << 12, 3, 0), pk::Error);
+}
+
+TYPED_TEST(CopyBandwidthTest, Fp64ProbeReportsAFiniteRate) {
+  const double gflops = pk::measure_fp64_peak_gflops(TypeParam{}, 1);
+  EXPECT_TRUE(std::isfinite(gflops) && gflops > 0) << gflops;
 }
 
 TEST(CopyAcrossSpaces, EverySpaceGivesTheSameResult) {

@@ -1,0 +1,36 @@
+#pragma once
+// The FP64 probe: the rate of double-precision fused multiply-adds this build reaches on a
+// space, the arithmetic limit shown beside kernels bound by arithmetic (K_nu), as the copy
+// probe is the limit of kernels bound by memory.
+#include <pk/core/timing.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace pk {
+
+// GFLOP/s (an FMA counts 2) of `repeats` runs, the median: every work item runs `chains`
+// independent FMA chains, enough to hide the FMA latency with the vector width of a CPU core
+// or the warps of a GPU; the space's concurrency times 64 items keep every core busy.
+template <class Space>
+double measure_fp64_peak_gflops(const Space& space, int repeats) {
+  constexpr int chains = 64, steps = 1024;
+  const long items = 64L * space.concurrency();
+  Kokkos::View<double*, typename Space::memory_space> out(Kokkos::view_alloc(space, "pk::fp64_probe::out"), items);
+  const double seconds = median_seconds(space, repeats, [&] {
+    Kokkos::parallel_for(
+        "pk::fp64_probe", Kokkos::RangePolicy<Space>(space, 0, items), KOKKOS_LAMBDA(const long i) {
+          double a[chains];
+          for (int c = 0; c < chains; ++c) a[c] = 1e-3 * static_cast<double>(i % 97 + c);
+          // a -> a * 0.999999 + 1e-7 stays finite and normal, and cannot be folded away.
+          const double b = 0.999999 + 1e-12 * static_cast<double>(i % 3), d = 1e-7;
+          for (int s = 0; s < steps; ++s)
+            for (int c = 0; c < chains; ++c) a[c] = a[c] * b + d;
+          double sum = 0;
+          for (int c = 0; c < chains; ++c) sum += a[c];
+          out(i) = sum;
+        });
+  });
+  return 2.0 * chains * steps * static_cast<double>(items) / seconds * 1e-9;
+}
+
+}  // namespace pk
