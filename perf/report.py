@@ -36,21 +36,13 @@ except ImportError:
 # that the ratio below is always higher = better. Efficiency = the ratio, never capped, for rows
 # with a kind; rows without one are shown but stay out of Φ and the efficiency charts (`why`).
 # `metric`, where given, names the record's figure that is the ratio (instead of limit_ratio);
-# a record without it (taken before the figure existed) is shown but not rated. `footprint`,
-# where given, marks a kernel that moves memory: its records carry footprint_bytes (the bytes
-# its data span) and are rated against a copy of that footprint, measured in the same run;
-# a record taken before pk-bench measured that copy is rated against the DRAM copy only where
-# the function, from the case's name, finds its data larger than that copy's arrays.
+# a record without it (taken before the figure existed) is shown but not rated. `footprint`
+# marks a kernel that moves memory: its records carry footprint_bytes (the bytes its data span)
+# and are rated against the copy of that footprint pk-bench measured beside the case (005af5c);
+# an older record is shown, not rated: its limit was a single copy of two streams, which a CPU
+# core runs at two thirds of the bandwidth it reaches with many (perf/results/h200, 005af5c).
 Row = collections.namedtuple("Row", "kernel case headline higher limit ratio invert kind why metric footprint",
-                             defaults=(None, None))
-DRAM_PROBE_BYTES = 2 * 2**27 * 8  # pk-bench --size full's copy probe: two arrays of 2^27 doubles
-
-
-def lattice_bytes(case):
-    """An LBM cube's bytes: a walls byte, a 4-byte neighbour word and 19 populations (two lattices for A-B)."""
-    match = re.fullmatch(r"a([ab])-fp(16|32|64)-(\d+)", case)
-    lattices = 2 if match[1] == "b" else 1
-    return int(match[3]) ** 3 * (1 + 4 + 19 * int(match[2]) // 8 * lattices)
+                             defaults=(None, False))
 
 
 TABLE = [
@@ -61,11 +53,11 @@ TABLE = [
         "copy bandwidth at the lattice's footprint ÷ bytes per update (the roofline of the memory it lives in), "
         "same run", "MLUPS ÷ roofline", False, "architectural",
         "a lattice held in a cache is rated against a copy held there too, so none beats its limit by "
-        "living in cache; above 1 only within the probes' noise", None, lattice_bytes),
+        "living in cache; above 1 only within the probes' noise", None, True),
     Row("rfilter", r"field\d+-[xyz]", "wall_seconds", False,
         "copy-bandwidth roofline time at the field's footprint (2 × field bytes ÷ copy bandwidth), same run",
         "roofline time ÷ ours", False, "architectural", "as lbm: a field that fits a cache meets a copy that fits it",
-        None, lambda case: 8 * int(re.match(r"field(\d+)", case)[1]) ** 3),
+        None, True),
     Row("rfilter", r"line-n\d+-k\d+", "wall_seconds", False, "the paper's Table 1 GPU time (GTX TITAN X)",
         "paper time ÷ ours", True, None,
         "not in Φ: another machine's time, 170 to 96 000 × ours on either space, says nothing of this one's limit"),
@@ -85,7 +77,7 @@ TABLE = [
         "grid_memory.hpp), same run",
         "modelled GB/s ÷ copy GB/s", False, "architectural",
         "records without a traffic model (before 462ba06) or a copy at the grid's footprint: shown, not rated",
-        "roofline_fraction", lambda case: None),
+        "roofline_fraction", True),
     Row("gbees", r"lorenz63-ensemble-\d+", "cells_per_second", True,
         "the Lorenz '63 goal of the space, as above", "ours ÷ goal", False, None,
         "not in Φ: a throughput study against the number of PDFs (host cores run up to 16, GPUs up to 256), "
@@ -140,8 +132,7 @@ def read_folder(name, folder, skipped):
             continue
         ratio = number(metrics, row.metric) if row.metric else 1 / limit_ratio if row.invert else limit_ratio
         if row.footprint and number(metrics, "footprint_bytes") is None:
-            known = row.footprint(key[1])  # a record from before the copy at the case's footprint
-            ratio = ratio if known is not None and known >= DRAM_PROBE_BYTES else None
+            ratio = None  # a record from before the copy at the case's footprint
         platform = platforms.setdefault(f"{name}:{space}", {"folder": str(folder), "name": name, "space": space,
                                                            "device": record.get("device", "?"), "cases": {}})
         if key in platform["cases"]:
@@ -308,7 +299,7 @@ def chart_phi(kernels, efficiency, phi, out):
     ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
     for i, row in enumerate(grid):
         for j, v in enumerate(row):
-            text = "no record" if math.isnan(v) else f"{v:.3f}"
+            text = "no rated record" if math.isnan(v) else f"{v:.3f}"
             ax.text(j, i, text, ha="center", va="center", fontsize=9, fontweight="bold" if j == len(names) else None)
     ax.axvline(len(names) - 0.5, color="black", linewidth=2)
     ax.set_xticks(range(len(names) + 1), names + ["Φ"])
@@ -432,7 +423,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
     lines += [f"| {n} | `{p['folder']}` | {p['device']} | {len(p['cases'])} |" for n, p in platforms.items()]
     lines += ["", "## Performance portability Φ per kernel", "",
               "Φ (Pennycook et al.) = the harmonic mean over the platforms of the kernel's efficiency there, "
-              "0 when a platform has no record of the kernel; a kernel's efficiency on a platform = the "
+              "0 when a platform has no rated record of the kernel; a kernel's efficiency on a platform = the "
               "harmonic mean over the cases it ran there. Higher = better; an efficiency is the measured ratio "
               "to the case's limit, never capped (above 1 only within the noise of the limit's measurement). "
               "Which limit each kernel is rated against, and why: [How efficiency is derived]"
@@ -441,7 +432,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
               + " | Φ (higher = better) |", "|---|---|" + "---|" * (len(names) + 1)]
     for k in kernels:
         kind = "/".join(sorted({r.kind for r in TABLE if r.kernel == k and r.kind}))
-        cells = ["no record" if efficiency[k][n] is None else f"{efficiency[k][n]:.3f}" for n in names]
+        cells = ["no rated record" if efficiency[k][n] is None else f"{efficiency[k][n]:.3f}" for n in names]
         lines.append(f"| {k} | {kind} | " + " | ".join(cells) + f" | **{phi[k]:.3f}** |")
     if "phi" in charts:
         lines += ["", f"![efficiency and Φ per kernel and platform]({charts['phi']})"]
@@ -482,13 +473,14 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
         lines.append(f"| {r.kernel} | `{case}` | {r.headline} | {'higher' if r.higher else 'lower'} | {r.limit} | "
                      f"{r.ratio} = {source} | {f'{r.kind}: the ratio' if r.kind else '—'} | {r.why} |")
     lines += ["", "Kernels that move memory (lbm, rfilter, gbees) are rated against a copy at the case's footprint: "
-              "a record's `footprint_bytes` are the bytes its data span, and pk-bench measured, in the same run, "
-              "a copy of two arrays spanning as many (the faster of it and the DRAM probe, whose arrays span "
-              f"{DRAM_PROBE_BYTES / 2**30:g} GiB), so a case held in a cache meets a copy held there too. A record "
-              "taken before pk-bench measured that copy (no `footprint_bytes`) is rated against the DRAM probe "
-              "only where its data are larger than the probe's (LBM cubes, from the case's name); the others "
-              "are shown, not rated. besselk's ratios are computed here: each evaluate record's rate ÷ the "
-              "fastest of the platform's evaluate, evaluate-gsl and evaluate-boost records."]
+              "a record's `footprint_bytes` are the bytes its data span, and pk-bench measured, beside the case, "
+              "a copy of two arrays spanning as many (the faster of it and the run's probe, which spans 2 GiB), "
+              "each the best of a copy to another array, `deep_copy` and an update in place over 16 streams; so a "
+              "case held in a cache meets a copy held there too. Records taken before pk-bench measured that "
+              "copy (no `footprint_bytes`) are shown, not rated: their limit was one copy of two streams, which "
+              "a CPU core runs at two thirds of the bandwidth it reaches with many. besselk's ratios are computed "
+              "here: each evaluate record's rate ÷ the fastest of the platform's evaluate, evaluate-gsl and "
+              "evaluate-boost records."]
     if skipped:
         lines += ["", "## Records left out", ""] + [f"- `{path}`: {why}" for path, why in skipped]
     return "\n".join(lines) + "\n"
@@ -546,7 +538,7 @@ def main():
     for k in kernels:
         lacking = [n for n, v in efficiency[k].items() if v is None]
         print(f"Φ {k:8} = {phi[k]:.3f} over {len(platforms)} platforms"
-              + (f" (no record on {', '.join(lacking)})" if lacking else ""))
+              + (f" (no rated record on {', '.join(lacking)})" if lacking else ""))
     for name, by_kernel in speedup.items():
         for k, s in by_kernel.items():
             print(f"GPU ÷ CPU throughput on {name}, {k:8} = {s['geometric_mean']:.3g} (geometric mean of "
