@@ -75,6 +75,10 @@ int main(int argc, char** argv) {
     for (const auto& s : pk::enabled_space_statuses())
       if (!s.available()) std::cout << "space " << s.name << ": not run, " << s.unavailable_reason << '\n';
 
+    if (pk::compiled_simd_bytes() < pk::cpu_simd_bytes())
+      std::cerr << "pk-bench: warning: the host code was built for " << pk::compiled_simd_bytes()
+                << "-byte SIMD and this CPU has " << pk::cpu_simd_bytes()
+                << "-byte: host figures are not this CPU's (rebuild here with PK_HOST_ARCH=native)\n";
     pk::Session session(*kokkos_args);
     pk::catch_interrupts();  // stops inside a benchmark: after the repetition, case or batch under way
     const std::string command = pk::command_line(argc, argv);

@@ -44,6 +44,8 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
   EXPECT_EQ(json.at("commit"), pk::build_commit());
   EXPECT_EQ(json.at("kokkos").at("version"), pk::kokkos_version());
   EXPECT_EQ(json.at("kokkos").at("patches"), pk::kokkos_patches());
+  EXPECT_EQ(json.at("host_simd_bytes").at("compiled"), pk::compiled_simd_bytes());
+  EXPECT_EQ(json.at("host_simd_bytes").at("cpu"), pk::cpu_simd_bytes());
   EXPECT_TRUE(std::regex_match(json.at("date").get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
   EXPECT_EQ(json.at("figure"), "mlups");
   EXPECT_EQ(json.at("limit"), "copy bw / bytes per update");
@@ -68,6 +70,14 @@ TEST(Results, KokkosPatchesAreThoseTheBootstrapApplied) {
     ASSERT_FALSE(expected.empty());
   }
   EXPECT_EQ(pk::kokkos_patches(), expected);
+}
+
+// A binary runs only on a CPU with the instructions it was compiled for, so the CPU's SIMD is at
+// least as wide as the build's; each is one of the widths records can name.
+TEST(Results, TheCpuHasAtLeastTheSimdTheHostCodeWasBuiltFor) {
+  for (const int bytes : {pk::compiled_simd_bytes(), pk::cpu_simd_bytes()})
+    EXPECT_TRUE(bytes == 16 || bytes == 32 || bytes == 64) << bytes;
+  EXPECT_GE(pk::cpu_simd_bytes(), pk::compiled_simd_bytes());
 }
 
 TEST(Results, NonFiniteMetricIsAnError) {

@@ -1,6 +1,7 @@
 #include <pk/app/results.hpp>
 #include <pk/core/atomic_file.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/tuning.hpp>
 
 #include <Kokkos_Macros.hpp>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,19 @@ std::vector<std::string> kokkos_patches() {
   return patches;
 }
 
+int compiled_simd_bytes() { return Tuning<Kokkos::DefaultHostExecutionSpace>::simd_bytes; }
+
+int cpu_simd_bytes() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return 64;
+  if (__builtin_cpu_supports("avx")) return 32;
+  return 16;
+#else
+  return compiled_simd_bytes();
+#endif
+}
+
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
@@ -56,12 +70,16 @@ std::string write_result(const ResultRecord& record, const std::string& director
     require(std::isfinite(value), "result " + result_file_name(record) + ": metric '" + name + "' is not finite");
     metrics[name] = value;
   }
-  nlohmann::ordered_json json = {
-      {"kernel", record.kernel},  {"case", record.case_name},
-      {"space", record.space},    {"device", record.device},
-      {"commit", build_commit()}, {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
-      {"date", utc_timestamp()},  {"command", record.command},
-      {"metrics", metrics}};
+  nlohmann::ordered_json json = {{"kernel", record.kernel},
+                                 {"case", record.case_name},
+                                 {"space", record.space},
+                                 {"device", record.device},
+                                 {"commit", build_commit()},
+                                 {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
+                                 {"host_simd_bytes", {{"compiled", compiled_simd_bytes()}, {"cpu", cpu_simd_bytes()}}},
+                                 {"date", utc_timestamp()},
+                                 {"command", record.command},
+                                 {"metrics", metrics}};
   if (!record.figure.empty()) json["figure"] = record.figure;
   if (!record.limit.empty()) json["limit"] = record.limit;
   if (record.interrupted) json["interrupted"] = true;

@@ -1,8 +1,8 @@
 #pragma once
 // Benchmark and run records, written as one JSON file each:
-// {kernel, case, space, device, commit, kokkos: {version, patches}, date, command,
-//  metrics: {name: number, ...}}, and "interrupted": true for a run that SIGINT or SIGTERM
-// stopped early.
+// {kernel, case, space, device, commit, kokkos: {version, patches}, host_simd_bytes: {compiled,
+//  cpu}, date, command, metrics: {name: number, ...}}, and "interrupted": true for a run that
+// SIGINT or SIGTERM stopped early.
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +30,13 @@ std::string kokkos_version();
 // The project's patches (deps/patches) in that Kokkos, as the bootstrap applied them; empty
 // for a Kokkos installed elsewhere (Spack, a module), which carries none of ours.
 std::vector<std::string> kokkos_patches();
+
+// Bytes of the widest SIMD register the host code was compiled for (PK_HOST_ARCH), and of the
+// widest this CPU has (x86: AVX-512 64, AVX 32, else 16; elsewhere taken to be the build's). A
+// build for a narrower CPU than the one it runs on (e.g. -march=native on another machine)
+// runs, but its host figures are not this CPU's.
+int compiled_simd_bytes();
+int cpu_simd_bytes();
 
 // The current UTC time as ISO 8601, e.g. 2026-11-23T12:00:00Z.
 std::string utc_timestamp();
