@@ -39,8 +39,8 @@ except ImportError:
 # a record without it (taken before the figure existed) is shown but not rated. `footprint`
 # marks a kernel that moves memory: its records carry footprint_bytes (the bytes its data span)
 # and are rated against the copy of that footprint pk-bench measured beside the case (005af5c);
-# an older record is shown, not rated: its limit was a single copy of two streams, which a CPU
-# core runs at two thirds of the bandwidth it reaches with many (perf/results/h200, 005af5c).
+# an older record is shown, not rated: its limit was one copy of two streams, below what a CPU
+# reaches with many (docs/performance.md).
 Row = collections.namedtuple("Row", "kernel case headline higher limit ratio invert kind why metric footprint",
                              defaults=(None, False))
 
@@ -477,8 +477,8 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
               "a copy of two arrays spanning as many (the faster of it and the run's probe, which spans 2 GiB), "
               "each the best of a copy to another array, `deep_copy` and an update in place over 16 streams; so a "
               "case held in a cache meets a copy held there too. Records taken before pk-bench measured that "
-              "copy (no `footprint_bytes`) are shown, not rated: their limit was one copy of two streams, which "
-              "a CPU core runs at two thirds of the bandwidth it reaches with many. besselk's ratios are computed "
+              "copy (no `footprint_bytes`) are shown, not rated: their limit was one copy of two streams, below "
+              "the bandwidth a CPU reaches with many. besselk's ratios are computed "
               "here: each evaluate record's rate ÷ the fastest of the platform's evaluate, evaluate-gsl and "
               "evaluate-boost records."]
     if skipped:
