@@ -138,6 +138,9 @@ struct RunResult {
   std::vector<Snapshot> snapshots;
   Statistics statistics;
   double seconds = 0;  // solver time only (no Monte Carlo, KDE or output)
+  // Time spent taking snapshots: the cells to the host and decoded, the Monte Carlo comparison,
+  // the marginals written.
+  double cells_seconds = 0, monte_carlo_seconds = 0, marginals_seconds = 0;
   bool completed = true;
   double final_time = 0;
   // Why the run stopped before its end other than by a signal: the grid outgrew the memory
@@ -241,7 +244,9 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
   std::unique_ptr<MonteCarlo<Space, Model>> mc;
   if (mc_samples > 0) mc = std::make_unique<MonteCarlo<Space, Model>>(space, model, p, mc_samples);
   auto take = [&](const std::string& suffix) {
+    Kokkos::Timer part;
     HostCells cells = solver.cells();
+    r.cells_seconds += part.seconds();
     Snapshot s;
     s.label = "t" + fixed(solver.time(), 4) + suffix;
     s.time = cells.time;
@@ -249,12 +254,16 @@ RunResult run_once(const Space& space, const Model& model, const Parameters& p, 
     for (double q : cells.probability) s.kept_probability += q;
     s.so_far = solver.statistics();
     if (mc) {
+      part.reset();
       mc->advance_to(solver.time());
       if (o.mc_kde) s.bc = mc->bhattacharyya(cells, p.threshold);
       s.marginal_bc = mc->marginal_bhattacharyya(cells);
       s.mc_effective_size = mc->effective_size();
+      r.monte_carlo_seconds += part.seconds();
     }
+    part.reset();
     if (!outputs.marginal_dirs.empty()) write_marginals(cells, s.label, outputs.marginal_dirs);
+    r.marginals_seconds += part.seconds();
     if (outputs.keep_grids) s.grid = std::move(cells);
     r.snapshots.push_back(std::move(s));
   };
@@ -375,6 +384,8 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   j["max_cells"] = st.max_cells;
   j["cell_steps"] = st.cell_steps;
   j["wall_seconds"] = r.seconds;
+  j["snapshot_seconds"] = {
+      {"cells", r.cells_seconds}, {"monte_carlo", r.monte_carlo_seconds}, {"marginals", r.marginals_seconds}};
   j["cells_per_second"] = cells_per_second;
   j["bytes_per_cell"] = bytes_per_cell;
   j["bytes_per_cell_slot"] = {{"state", per_slot.state},           {"fluxes", per_slot.fluxes},
