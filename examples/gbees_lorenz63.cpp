@@ -28,10 +28,10 @@ Moments moments(const pk::gbees::HostCells& cells) {
   Moments m;
   for (std::size_t c = 0; c < cells.size(); ++c) {
     m.total += cells.probability[c];
-    for (int d = 0; d < 3; ++d) m.mean[d] += cells.probability[c] * cells.position[c * 3 + d];
+    for (int d = 0; d < 3; ++d) m.mean[d] += cells.probability[c] * cells.centre(c, d);
   }
   for (std::size_t c = 0; c < cells.size(); ++c) {
-    const double dx = cells.position[c * 3 + 2] - m.mean[2];
+    const double dx = cells.centre(c, 2) - m.mean[2];
     m.std_x3 += cells.probability[c] * dx * dx;
   }
   m.std_x3 = std::sqrt(m.std_x3);

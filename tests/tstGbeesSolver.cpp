@@ -51,7 +51,7 @@ struct Rotation {
 
 double mean(const HostCells& cells, int axis) {
   double m = 0;
-  for (std::size_t c = 0; c < cells.size(); ++c) m += cells.probability[c] * cells.position[c * cells.n + axis];
+  for (std::size_t c = 0; c < cells.size(); ++c) m += cells.probability[c] * cells.centre(c, axis);
   return m;
 }
 
@@ -192,9 +192,9 @@ TEST(GbeesHostCells, AboveThresholdKeepsTheReportedCellsRenormalised) {
   HostCells cells;
   cells.n = 2;
   cells.cell_width = {0.5, 0.5};
+  cells.origin = {0.0, 0.0};
   cells.key = {11, 12, 13, 14};
   cells.index = {0, 0, 1, 0, 0, 1, 1, 1};
-  cells.position = {0.0, 0.0, 0.5, 0.0, 0.0, 0.5, 0.5, 0.5};
   cells.probability = {0.5, 1e-6, 0.3, 0.2 - 1e-6};
   const HostCells kept = above_threshold(cells, 5e-6);
   ASSERT_EQ(kept.size(), 3u);
@@ -216,9 +216,8 @@ TEST(GbeesHostCells, MarginalsSumEachBinInIndexOrder) {
     HostCells cells;
     cells.n = 3;
     cells.cell_width = {0.5, 0.25, 2.0};
+    cells.origin = {0.0, 0.0, 0.0};
     cells.index = {far, 0, 7, -1, 2, 0, far, 0, 8, -1, 0, 0, -1, 2, 5};
-    for (std::size_t i = 0; i < cells.index.size(); ++i)
-      cells.position.push_back(cells.cell_width[i % 3] * static_cast<double>(cells.index[i]));
     cells.probability = {0.25, 0.125, 0.5, 0.0, 0.125};
     cells.key.assign(cells.probability.size(), 0);
     const Marginal x1 = marginal(cells, {0});
@@ -246,8 +245,8 @@ TEST(GbeesHostCells, MarginalBhattacharyyaBinsSamplesOnTheCells) {
   HostCells cells;
   cells.n = 2;
   cells.cell_width = {0.5, 2.0};
-  cells.index = {0, 3, 1, 3, 1, 4};
-  cells.position = {1.0, 6.0, 1.5, 6.0, 1.5, 8.0};  // origin (1, 0)
+  cells.origin = {1.0, 0.0};
+  cells.index = {0, 3, 1, 3, 1, 4};  // centres (1, 6), (1.5, 6), (1.5, 8)
   cells.probability = {0.5, 0.25, 0.25};
   cells.key.assign(3, 0);
   // x1 bins: 0 holds 0.5, 1 holds 0.5; x2 bins: 3 holds 0.75, 4 holds 0.25.

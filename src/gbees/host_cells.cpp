@@ -47,7 +47,7 @@ Bins sparse_bins(const HostCells& cells, const std::vector<int>& axes) {
     std::array<double, 2> x{};
     for (std::size_t a = 0; a < axes.size(); ++a) {
       id[a] = cells.index[c * cells.n + axes[a]];
-      x[a] = cells.position[c * cells.n + axes[a]];
+      x[a] = cells.centre(c, axes[a]);
     }
     auto& bin = bins[id];
     bin.first = x;
@@ -106,15 +106,14 @@ std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::v
   std::vector<Marginal> out(axes.size());
   for (std::size_t m = 0; m < axes.size(); ++m) out[m].axes = axes[m];
   if (cells.size() == 0) return out;
-  // The index range of every axis, each axis' cell centres by index (which place the bins),
-  // then one pass over the cells for each dense marginal, each bin summed in the cells' order
-  // (a snapshot of a 6-D grid of hundreds of millions of cells has 9 marginals).
+  // The index range of every axis, then one pass over the cells for each dense marginal, each
+  // bin summed in the cells' order (a snapshot of a 6-D grid of hundreds of millions of cells
+  // has 9 marginals); a bin's centre follows from its index.
   const IndexRange range = index_range(cells);
   const std::vector<std::int64_t>& lo = range.lo;
   const std::vector<std::int64_t>& hi = range.hi;
   std::vector<Dense> dense;
   std::vector<Bins> bins(axes.size());
-  std::vector<std::vector<double>> centre(n);  // on the axes of the dense marginals
   for (std::size_t m = 0; m < axes.size(); ++m) {
     Dense d{m};
     double size = 1;
@@ -128,15 +127,9 @@ std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::v
       bins[m] = sparse_bins(cells, axes[m]);
       continue;
     }
-    for (int axis : axes[m]) centre[axis].resize(static_cast<std::size_t>(hi[axis] - lo[axis] + 1));
     d.sum.assign(static_cast<std::size_t>(size), std::nan(""));  // NaN: no cell in the bin
     dense.push_back(std::move(d));
   }
-  on_host_threads(n, [&](std::size_t d) {
-    if (centre[d].empty()) return;
-    for (std::size_t c = 0; c < cells.size(); ++c)
-      centre[d][static_cast<std::size_t>(cells.index[c * n + d] - lo[d])] = cells.position[c * n + d];
-  });
   on_host_threads(dense.size(), [&](std::size_t k) {
     Dense& d = dense[k];
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -151,7 +144,9 @@ std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::v
       if (std::isnan(d.sum[b])) continue;
       const std::size_t at[2] = {b / d.span1, b % d.span1};
       std::array<double, 2> x{};
-      for (std::size_t a = 0; a < axes[d.m].size(); ++a) x[a] = centre[d.axis[a]][at[a]];
+      for (std::size_t a = 0; a < axes[d.m].size(); ++a)
+        x[a] = cells.origin[d.axis[a]] +
+               cells.cell_width[d.axis[a]] * static_cast<double>(d.lo[a] + static_cast<std::int64_t>(at[a]));
       bins[d.m].centre.push_back(x);
       bins[d.m].probability.push_back(d.sum[b]);
     }
@@ -183,15 +178,13 @@ HostCells select(const HostCells& cells, const Keep& keep) {
   out.n = cells.n;
   out.time = cells.time;
   out.cell_width = cells.cell_width;
+  out.origin = cells.origin;
   for (std::size_t c = 0; c < cells.size(); ++c) {
     if (!keep(c)) continue;
     out.key.push_back(cells.key[c]);
     out.probability.push_back(cells.probability[c]);
     if (!cells.member.empty()) out.member.push_back(cells.member[c]);
-    for (int d = 0; d < cells.n; ++d) {
-      out.index.push_back(cells.index[c * cells.n + d]);
-      out.position.push_back(cells.position[c * cells.n + d]);
-    }
+    for (int d = 0; d < cells.n; ++d) out.index.push_back(cells.index[c * cells.n + d]);
   }
   return out;
 }
@@ -240,7 +233,7 @@ std::vector<double> marginal_bhattacharyya(const HostCells& cells, const std::ve
       dense[a].assign(static_cast<std::size_t>(hi[a] - lo[a] + 1), {0.0, 0.0});
   std::vector<double> bc(n);
   const auto add_up = [&](std::size_t a, auto& bin) {
-    const double h = cells.cell_width[a], origin = cells.position[a] - static_cast<double>(cells.index[a]) * h;
+    const double h = cells.cell_width[a], origin = cells.origin[a];
     for (std::size_t c = 0; c < cells.size(); ++c) bin(cells.index[c * n + a])[0] += cells.probability[c];
     for (std::size_t k = 0; k < weights.size(); ++k) {
       const double at = std::round((samples[k * n + a] - origin) / h);

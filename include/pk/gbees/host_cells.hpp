@@ -12,12 +12,16 @@ struct HostCells {
   int n = 0;
   double time = 0;
   std::vector<double> cell_width;   // h_j
+  std::vector<double> origin;       // the centre of the cell of index 0 on each axis
   std::vector<std::uint64_t> key;   // packed index (same packing for grids of one run)
   std::vector<std::int64_t> index;  // cell c, axis d at c * n + d
-  std::vector<double> position;     // cell centres, same layout
   std::vector<double> probability;  // sums to 1 (over each PDF of an ensemble)
   std::vector<int> member;          // the PDF of an ensemble each cell belongs to (empty: all 0)
   std::size_t size() const { return probability.size(); }
+  // The centre of cell c on axis d.
+  double centre(std::size_t c, int d) const {
+    return origin[d] + cell_width[d] * static_cast<double>(index[c * n + d]);
+  }
 };
 
 // The cells of PDF `member` of an ensemble (Parameters::member_means), in their order.

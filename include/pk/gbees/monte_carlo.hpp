@@ -200,8 +200,9 @@ class MonteCarlo {
     Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> zp(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk::gbees::kde::points_host"), m, n_);
     for (std::size_t c = 0; c < m; ++c) {
-      double z[max_dimension];
-      solve(&cells.position[c * n_], z);
+      double x[max_dimension], z[max_dimension];
+      for (int d = 0; d < n_; ++d) x[d] = cells.centre(c, d);
+      solve(x, z);
       for (int d = 0; d < n_; ++d) zp(c, d) = z[d];
     }
     const auto samples = readable_on(space_, zs);

@@ -106,14 +106,15 @@ class Propagation {
     normalise();
   }
 
-  // The cells on the host (this rank's own when distributed): keys, centres, probabilities,
+  // The cells on the host (this rank's own when distributed): keys, indices, probabilities,
   // the PDF each belongs to.
   HostCells cells() const {
     const std::int32_t m = grid_.count();
     HostCells out;
     out.n = geometry_.n;
     out.time = time_;
-    out.cell_width.assign(parameters_.cell_width.begin(), parameters_.cell_width.end());
+    out.cell_width.assign(geometry_.h, geometry_.h + geometry_.n);
+    out.origin.assign(geometry_.mean, geometry_.mean + geometry_.n);
     out.key.resize(m);
     out.probability.resize(m);
     Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> key(out.key.data(), m);
@@ -134,19 +135,15 @@ class Propagation {
     }
     const auto cells = static_cast<std::int32_t>(out.key.size());
     out.index.resize(static_cast<std::size_t>(cells) * out.n);
-    out.position.resize(static_cast<std::size_t>(cells) * out.n);
     out.member.resize(cells);
     // On the host's threads: grids of hundreds of millions of cells are decoded at snapshots.
     const Geometry& g = geometry_;
-    Kokkos::parallel_for(
-        "pk::gbees::cells", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, cells), [&](const int c) {
-          out.member[c] = g.codec.member(out.key[c]);
-          for (int d = 0; d < out.n; ++d) {
-            const std::int64_t i = g.codec.index(out.key[c], d);
-            out.index[static_cast<std::size_t>(c) * out.n + d] = i;
-            out.position[static_cast<std::size_t>(c) * out.n + d] = g.mean[d] + g.h[d] * static_cast<double>(i);
-          }
-        });
+    Kokkos::parallel_for("pk::gbees::cells", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, cells),
+                         [&](const int c) {
+                           out.member[c] = g.codec.member(out.key[c]);
+                           for (int d = 0; d < out.n; ++d)
+                             out.index[static_cast<std::size_t>(c) * out.n + d] = g.codec.index(out.key[c], d);
+                         });
     Kokkos::DefaultHostExecutionSpace().fence();
     return out;
   }
