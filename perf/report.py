@@ -151,11 +151,11 @@ def read_folder(name, folder, skipped):
 
 def rate_against_best(cases):
     """K_ν: ours and the libraries against the fastest implementation the platform ran."""
-    rates = {c: e["value"] for (k, c), e in cases.items() if k == "besselk" and c.startswith("evaluate")}
-    for (k, c), e in cases.items():
-        if c in rates and k == "besselk":
-            e["ratio"] = e["value"] / max(rates.values())
-            e["efficiency"] = e["ratio"] if e["row"].kind else None
+    evaluations = [e for (k, c), e in cases.items() if k == "besselk" and c.startswith("evaluate")]
+    best = max((e["value"] for e in evaluations), default=None)
+    for e in evaluations:
+        e["ratio"] = e["value"] / best
+        e["efficiency"] = e["ratio"] if e["row"].kind else None
 
 
 def read_threads(folder, skipped):

@@ -145,8 +145,7 @@ std::vector<Marginal> marginals(const HostCells& cells, const std::vector<std::v
       const std::size_t at[2] = {b / d.span1, b % d.span1};
       std::array<double, 2> x{};
       for (std::size_t a = 0; a < axes[d.m].size(); ++a)
-        x[a] = cells.origin[d.axis[a]] +
-               cells.cell_width[d.axis[a]] * static_cast<double>(d.lo[a] + static_cast<std::int64_t>(at[a]));
+        x[a] = cells.coordinate(d.axis[a], d.lo[a] + static_cast<std::int64_t>(at[a]));
       bins[d.m].centre.push_back(x);
       bins[d.m].probability.push_back(d.sum[b]);
     }

@@ -18,10 +18,9 @@ struct HostCells {
   std::vector<double> probability;  // sums to 1 (over each PDF of an ensemble)
   std::vector<int> member;          // the PDF of an ensemble each cell belongs to (empty: all 0)
   std::size_t size() const { return probability.size(); }
-  // The centre of cell c on axis d.
-  double centre(std::size_t c, int d) const {
-    return origin[d] + cell_width[d] * static_cast<double>(index[c * n + d]);
-  }
+  // The centre of the cells of index i on axis d, and that of cell c.
+  double coordinate(int d, std::int64_t i) const { return origin[d] + cell_width[d] * static_cast<double>(i); }
+  double centre(std::size_t c, int d) const { return coordinate(d, index[c * n + d]); }
 };
 
 // The cells of PDF `member` of an ensemble (Parameters::member_means), in their order.
