@@ -9,6 +9,8 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -347,6 +349,37 @@ void check_storages_agree(double tolerance) {
 TYPED_TEST(LbmSolver, PlainAndShiftedStorageTakeTheSameSteps) {
   check_storages_agree<TypeParam, float>(1e-6);
   check_storages_agree<TypeParam, pk::Binary16>(1e-6);
+}
+
+// The A-A odd step in fp32 arithmetic runs under the teams per multiprocessor (a register cap
+// on GPUs) that pk::autotune picks for the lattice or Parameters::aa_odd_step_teams forces:
+// every candidate takes the same steps bit for bit, and what is not a candidate is refused.
+template <int... teams>
+std::vector<int> as_vector(std::integer_sequence<int, teams...>) {
+  return {teams...};
+}
+template <class Space, class Real>
+void check_odd_step_teams_agree() {
+  MixedCase mixed;
+  const auto candidates = as_vector(typename Details::Launch<Space>::odd_step_teams{});
+  mixed.p.aa_odd_step_teams = candidates.front();
+  Solver<Space, Real, Traversal::cells> first(Space{}, mixed.g, mixed.p);
+  for (const int teams : candidates) {
+    mixed.p.aa_odd_step_teams = teams;
+    Solver<Space, Real, Traversal::cells> other(Space{}, mixed.g, mixed.p);
+    // Launch bounds mean nothing on host spaces, which keep the first.
+    EXPECT_EQ(other.odd_step_teams(), pk::runs_on_host<Space> ? candidates.front() : teams);
+    for (int steps : {7, 8})
+      EXPECT_EQ(largest_difference_after(steps, first, other, mixed.density, mixed.velocity), 0.0)
+          << precision_name<Real> << ", " << teams << " teams, " << steps << " steps";
+  }
+  mixed.p.aa_odd_step_teams = candidates.back() + 1;
+  EXPECT_THROW((Solver<Space, Real, Traversal::cells>(Space{}, mixed.g, mixed.p)), pk::Error);
+}
+
+TYPED_TEST(LbmSolver, EveryOddStepTeamsTakesTheSameSteps) {
+  check_odd_step_teams_agree<TypeParam, float>();
+  check_odd_step_teams_agree<TypeParam, pk::Binary16>();
 }
 
 // Which storage a solver holds: only A-A in the cells traversal computing in fp32 may be

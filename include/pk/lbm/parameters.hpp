@@ -57,6 +57,9 @@ struct Parameters {
   int check_interval = 100;
   AaStorage aa_storage = AaStorage::tuned;  // tests and comparisons force one
   AbStores ab_stores = AbStores::tuned;     // likewise
+  // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs (a register cap):
+  // 0 times the candidates on the lattice (pk::autotune), tests force one of them.
+  int aa_odd_step_teams = 0;
 
   double viscosity() const { return (tau - 0.5) / 3.0; }
 };

@@ -81,14 +81,10 @@ class Solver {
         p.outlet_density,
         p.initial_density,
         {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}};
-    plan_.choose_streaming_stores(
-        f_.size(), precision_name<Precision>, [&] { initialize_with(initial); },
-        [&](long pairs) {
-          for (long pair = 0; pair < pairs; ++pair) {
-            launch<Details::Kernel::ab_stream_collide>("pk::lbm::ab::store_trial", f_, f_next_, nullptr);
-            launch<Details::Kernel::ab_stream_collide>("pk::lbm::ab::store_trial", f_next_, f_, nullptr);
-          }
-        });
+    const auto restart = [&] { initialize_with(initial); };
+    const auto trial_pairs = [&](long pairs) { plan_.step_pairs(pairs, grid_, f_, f_next_); };
+    plan_.choose_streaming_stores(f_.size(), precision_name<Precision>, restart, trial_pairs);
+    plan_.choose_odd_step_teams(f_.size(), precision_name<Precision>, restart, trial_pairs);
     initialize_with(initial);
   }
 
@@ -177,6 +173,9 @@ class Solver {
   // Whether A-B steps of the rows traversal store around the caches, as
   // Parameters::ab_stores asked or pk::autotune chose.
   bool streaming_stores() const { return plan_.streaming_stores(); }
+  // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, as
+  // Parameters::aa_odd_step_teams asked or pk::autotune chose for the lattice.
+  int odd_step_teams() const { return plan_.odd_step_teams(); }
 
  private:
   // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.

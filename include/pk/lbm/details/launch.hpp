@@ -5,6 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <utility>
+
 namespace pk::lbm::Details {
 
 template <class ExecutionSpace, class Facts = Tuning<ExecutionSpace>>
@@ -19,7 +21,15 @@ struct Launch {
   static constexpr int teams_per_multiprocessor = 8;
   static constexpr int registers_per_thread =
       Facts::registers_per_multiprocessor / (team_threads * teams_per_multiprocessor);  // CUDA: 64, CDNA: 128
-  using Bounds = typename Facts::template ResidentTeams<team_threads, teams_per_multiprocessor>;
+  template <int teams>
+  using BoundsFor = typename Facts::template ResidentTeams<team_threads, teams>;
+  using Bounds = BoundsFor<teams_per_multiprocessor>;
+  // The teams per multiprocessor among which pk::autotune chooses the A-A odd step's on the
+  // lattice it steps (StepPlan::choose_odd_step_teams), each a cap of
+  // registers_per_multiprocessor / (team_threads * teams) registers (CUDA: 64, 51, 42). More
+  // resident threads keep more loads in flight, fewer registers may spill: which wins depends
+  // on the GPU and the lattice (docs/lbm.md).
+  using odd_step_teams = std::integer_sequence<int, teams_per_multiprocessor, 10, 12>;
 
   // Cells per run of the rows traversal: one SIMD register of the fp32 lanes the collision
   // computes in.

@@ -23,6 +23,8 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace pk::lbm::Details {
 
@@ -133,12 +135,10 @@ class StepPlan {
   }
 
   // Whether A-B steps of the rows traversal store around the caches: as
-  // Parameters::ab_stores asks, or for `tuned` timed on the solver's own lattices by
-  // `trial_pairs(pairs)`, which takes `pairs` pairs of steps, f into f_next and back, so that
-  // each reads what the one before stored, at least 2^23 cell updates; `restart()` first puts
-  // the lattice at its initial state (the solver starts it again after the choice). Streaming
-  // stores save a read of each target line where the lattices overflow the caches and cost one
-  // where they fit, so they are timed rather than derived (docs/lbm.md).
+  // Parameters::ab_stores asks, or for `tuned` timed on the solver's own lattices
+  // (tuned_on_lattice). Streaming stores save a read of each target line where the lattices
+  // overflow the caches and cost one where they fit, so they are timed rather than derived
+  // (docs/lbm.md).
   template <class Restart, class TrialPairs>
   void choose_streaming_stores(std::size_t slots, const char* precision, const Restart& restart,
                                const TrialPairs& trial_pairs) {
@@ -148,21 +148,52 @@ class StepPlan {
         streaming_stores_ = parameters_.ab_stores == AbStores::streaming;
         return;
       }
-      const long pairs = std::max(1L, (1L << 22) / static_cast<long>(cells_));
-      bool started = false;  // a choice autotune has cached runs no trial and needs no start
-      const auto trial = [&](int candidate) {
-        if (!started) restart(), started = true;  // autotune's untimed warm-up run
-        streaming_stores_ = candidate == 1;
-        trial_pairs(pairs);
-      };
       const std::string key = std::string("lbm.ab.streaming.") + precision + ".slots=" + std::to_string(slots);
-      streaming_stores_ = autotune(space_, key, {0, 1}, trial) == 1;
+      streaming_stores_ = tuned_on_lattice(
+          key, {0, 1}, [&](int candidate) { streaming_stores_ = candidate == 1; }, restart, trial_pairs);
+    }
+  }
+
+  // The teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, one of
+  // Launch::odd_step_teams: as Parameters::aa_odd_step_teams asks, or for 0 timed on the
+  // solver's own lattice (tuned_on_lattice).
+  template <class Restart, class TrialPairs>
+  void choose_odd_step_teams(std::size_t slots, const char* precision, const Restart& restart,
+                             const TrialPairs& trial_pairs) {
+    const int asked = parameters_.aa_odd_step_teams;
+    require(asked == 0 || is_odd_step_teams(asked, OddStepTeams{}), "pk::lbm::Solver: aa_odd_step_teams ", asked,
+            " is not 0 (timed) or one of the candidates");
+    if constexpr (tunes_odd_step) {
+      if (parameters_.streaming != Streaming::aa) return;
+      if (asked != 0) {
+        odd_step_teams_ = asked;
+        return;
+      }
+      const std::string key = std::string("lbm.aa.odd_step_teams.") + precision + ".slots=" + std::to_string(slots);
+      odd_step_teams_ = tuned_on_lattice(
+          key, candidates(OddStepTeams{}), [&](int candidate) { odd_step_teams_ = candidate; }, restart, trial_pairs);
+    }
+  }
+
+  // Pairs of steps on the whole lattice, for the tuning trials, each reading what the one
+  // before stored: A-B into f_next and back, or A-A's even and odd steps.
+  void step_pairs(long pairs, const Grid<memory_space>& grid, const Distributions& f,
+                  const Distributions& f_next) const {
+    for (long pair = 0; pair < pairs; ++pair) {
+      if (parameters_.streaming == Streaming::ab) {
+        launch<Kernel::ab_stream_collide>("pk::lbm::ab::trial", grid, f, f_next, nullptr);
+        launch<Kernel::ab_stream_collide>("pk::lbm::ab::trial", grid, f_next, f, nullptr);
+      } else {
+        launch<Kernel::aa_collide>("pk::lbm::aa::trial", grid, f, f, nullptr);
+        launch<Kernel::aa_stream_collide_stream>("pk::lbm::aa::trial", grid, f, f, nullptr);
+      }
     }
   }
 
   bool shifted() const { return shifted_; }
   bool split_by_walls() const { return split_by_walls_; }
   bool streaming_stores() const { return streaming_stores_; }
+  int odd_step_teams() const { return odd_step_teams_; }
 
   // Slots per direction: the cells, shifted storage's margins, and a pad. On host spaces it
   // starts consecutive directions 3 cache lines apart modulo 4 KiB: unpadded, a lattice of
@@ -204,10 +235,59 @@ class StepPlan {
   // launches keep more of it resident per SM. fp64 A-A and A-B keep Kokkos' choice
   // (docs/lbm.md).
   using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>;
-  using AaPolicy =
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>,
-                          std::conditional_t<std::is_same_v<real_type, float>, typename Launch<ExecutionSpace>::Bounds,
-                                             Kokkos::LaunchBounds<>>>;
+  template <int teams = Launch<ExecutionSpace>::teams_per_multiprocessor>
+  using AaPolicy = Kokkos::RangePolicy<
+      ExecutionSpace, Kokkos::IndexType<int>,
+      std::conditional_t<std::is_same_v<real_type, float>, typename Launch<ExecutionSpace>::template BoundsFor<teams>,
+                         Kokkos::LaunchBounds<>>>;
+  // Launch bounds mean nothing to host spaces, and fp64 A-A keeps Kokkos' choice: one candidate.
+  static constexpr bool tunes_odd_step =
+      traversal == Traversal::cells && std::is_same_v<real_type, float> && !runs_on_host<ExecutionSpace>;
+  using OddStepTeams = typename Launch<ExecutionSpace>::odd_step_teams;
+  template <int... teams>
+  static bool is_odd_step_teams(int n, std::integer_sequence<int, teams...>) {
+    return ((n == teams) || ...);
+  }
+  template <int... teams>
+  static std::vector<int> candidates(std::integer_sequence<int, teams...>) {
+    return {teams...};
+  }
+
+  // A kernel over the cells [begin, end) of a whole run of planes: the A-B step with Kokkos'
+  // launch choice, the A-A even step with Launch's bounds, the odd step with the teams chosen.
+  template <Kernel kernel, class Functor>
+  void parallel_for_run(const char* label, int begin, int end, const Functor& functor) const {
+    if constexpr (kernel == Kernel::ab_stream_collide) {
+      Kokkos::parallel_for(label, Range(space_, begin, end), functor);
+    } else if constexpr (kernel == Kernel::aa_stream_collide_stream && tunes_odd_step) {
+      parallel_for_teams(label, begin, end, functor, OddStepTeams{});
+    } else {
+      Kokkos::parallel_for(label, AaPolicy<>(space_, begin, end), functor);
+    }
+  }
+  template <class Functor, int... teams>
+  void parallel_for_teams(const char* label, int begin, int end, const Functor& functor,
+                          std::integer_sequence<int, teams...>) const {
+    ((odd_step_teams_ == teams && (Kokkos::parallel_for(label, AaPolicy<teams>(space_, begin, end), functor), true)) ||
+     ...);
+  }
+
+  // pk::autotune's choice among `candidates` for the job `key`, each put in place by
+  // set(candidate) and timed on the solver's own lattices by `trial_pairs(pairs)` (step_pairs:
+  // at least 2^23 cell updates); `restart()` first puts the lattice at its initial state (the
+  // solver starts it again after the choice).
+  template <class Set, class Restart, class TrialPairs>
+  int tuned_on_lattice(const std::string& key, const std::vector<int>& candidates, const Set& set,
+                       const Restart& restart, const TrialPairs& trial_pairs) const {
+    const long pairs = std::max(1L, (1L << 22) / static_cast<long>(cells_));
+    bool started = false;  // a choice autotune has cached runs no trial and needs no start
+    const auto trial = [&](int candidate) {
+      if (!started) restart(), started = true;  // autotune's untimed warm-up run
+      set(candidate);
+      trial_pairs(pairs);
+    };
+    return autotune(space_, key, candidates, trial);
+  }
 
   // pk::autotune's choice between shifted (1, the default) and plain (0) storage on the device
   // behind the space, timed on scratch solvers of 128^3 cells, eight steps each (docs/lbm.md),
@@ -250,7 +330,7 @@ class StepPlan {
     using Cells = StreamCollide<ExecutionSpace, Storage, kernel, in_shifted_storage>;
     using Rows = StreamCollideRows<ExecutionSpace, Storage, kernel>;
     // A-B steps keep Kokkos' launch choice; the A-A ones take AaPolicy.
-    using Policy = std::conditional_t<kernel == Kernel::ab_stream_collide, Range, AaPolicy>;
+    using Policy = std::conditional_t<kernel == Kernel::ab_stream_collide, Range, AaPolicy<>>;
     const Cells cells{source,
                       target,
                       grid,
@@ -274,16 +354,16 @@ class StepPlan {
       const int plane = grid.nx * grid.ny, begin = box ? box->z0 * plane : 0, end = box ? box->z1 * plane : cells_;
       if (paired_even_step<kernel, in_shifted_storage>(source) && begin % 2 == 0) {
         if constexpr (can_pair && kernel == Kernel::aa_collide && !in_shifted_storage)
-          Kokkos::parallel_for(label, AaPolicy(space_, begin / 2, (end + 1) / 2), PairedCollide<Cells>{cells, end});
+          Kokkos::parallel_for(label, AaPolicy<>(space_, begin / 2, (end + 1) / 2), PairedCollide<Cells>{cells, end});
       } else if (split_by_walls_ && kernel != Kernel::aa_collide) {
         if constexpr (can_split_by_walls && kernel != Kernel::aa_collide) {
-          Kokkos::parallel_for(label, Policy(space_, begin, end), OpenCells<Cells>{cells});
+          parallel_for_run<kernel>(label, begin, end, OpenCells<Cells>{cells});
           const int walled_cells = grid.walled_groups.extent_int(0) * cell_group<ExecutionSpace>;
           if (walled_cells > 0)
             Kokkos::parallel_for(label, Range(space_, 0, walled_cells), WalledCells<Cells>{cells, begin, end});
         }
       } else {
-        Kokkos::parallel_for(label, Policy(space_, begin, end), cells);
+        parallel_for_run<kernel>(label, begin, end, cells);
       }
     }
   }
@@ -294,6 +374,7 @@ class StepPlan {
   bool shifted_ = false;
   bool split_by_walls_ = false;
   bool streaming_stores_ = false;
+  int odd_step_teams_ = Launch<ExecutionSpace>::teams_per_multiprocessor;
 };
 
 }  // namespace pk::lbm::Details
