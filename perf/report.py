@@ -417,7 +417,51 @@ def scaling_section(scaling, runs, folder, charts):
     return lines
 
 
-def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scaling_lines):
+def read_limits(paths):
+    """perf/limits.py's findings, by platform."""
+    limits = {}
+    for path in paths:
+        try:
+            found = json.loads(pathlib.Path(path).read_text())
+            limits[found["platform"]] = found
+            if not all(isinstance(f.get(key), str) for items in found["kernels"].values() for f in items
+                       for key in ("case", "launch", "limit")):
+                raise ValueError("a finding without its case, launch or limit")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            fail(f"{path}: not a perf/limits.py file ({e})")
+    return limits
+
+
+def limits_section(platforms, kernels, efficiency, limits):
+    """Per kernel and platform below 0.9: what limits it, as measured there (perf/limits.py)."""
+    lines = ["", "## What limits the kernels below 0.9", "",
+             "Measured on the platform: Nsight Compute on a GPU (`perf/device/limits.sh`), the same cases at "
+             "two thread counts on a CPU, whose VM has no hardware counters (`perf/device/cpu_limits.sh`); "
+             "reduced by `perf/limits.py`. A GPU kernel is limited by its parallelism where its grid fills less "
+             "than a wave of the SMs, by a unit where one runs at 80 % of its peak or more, else by latency; a "
+             "CPU kernel by its cores where more threads gain at least 60 % of the ideal speed-up (x1.6 on twice "
+             "the threads), by what the cores share where at most 25 % (x1.25).", ""]
+    for k in kernels:
+        for n, e in efficiency[k].items():
+            if e is None or round(e, 3) >= 0.9:  # as the tables show it
+                continue
+            found = limits.get(n)
+            head = f"- **{k} on {n}** ({e:.3f})"
+            if not found:
+                lines.append(f"{head}: not measured on this platform.")
+                continue
+            items = found["kernels"].get(k)
+            if not items:
+                lines.append(f"{head}: none of its cases was measured ({found['method']}).")
+                continue
+            lines.append(f"{head}, {found['method']}, {found.get('commit') or 'commit not given'}:")
+            lines += [f"  - {f['case']}, {f['launch']}"
+                      + (f" ({f['share']:.0%} of its time)" if "share" in f else "") + f": {f['limit']}"
+                      for f in items]
+    return lines
+
+
+def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scaling_lines, limits):
     names = list(platforms)
     lines = ["# Portability report", "",
              "A platform is one execution space in one folder of records.", "",
@@ -483,6 +527,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
               "the bandwidth a CPU reaches with many. besselk's ratios are computed "
               "here: each evaluate record's rate ÷ the fastest of the platform's evaluate, evaluate-gsl and "
               "evaluate-boost records."]
+    lines += limits_section(platforms, kernels, efficiency, limits)
     if skipped:
         lines += ["", "## Records left out", ""] + [f"- `{path}`: {why}" for path, why in skipped]
     return "\n".join(lines) + "\n"
@@ -494,8 +539,11 @@ def main():
     parser.add_argument("--platforms", help="comma-separated NAME or NAME:SPACE to report on (default: all)")
     parser.add_argument("--threads", metavar="DIR", help="CPU strong scaling from DIR/threads-<N>/ (one OpenMP run "
                         "of the same problems at N threads, as perf/device/threads.sh writes)")
+    parser.add_argument("--limits", nargs="*", default=[], metavar="FILE",
+                        help="what limits the kernels, per platform (perf/limits.py's JSON files)")
     parser.add_argument("--out", required=True, help="folder for report.md, report.json and the PNGs")
     args = parser.parse_args()
+    limits = read_limits(args.limits)
     if plt is None:
         fail("needs matplotlib (Debian: python3-matplotlib)")
     platforms, skipped, folders = {}, [], {}
@@ -529,7 +577,7 @@ def main():
         if scaling:
             thread_charts = {k: chart_threads(k, scaling, out) for k in scaling["kernels"]}
             scaling_lines = scaling_section(scaling, runs, args.threads, thread_charts)
-        report = markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scaling_lines)
+        report = markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scaling_lines, limits)
         save(out / "report.md", lambda t: t.write_text(report))
         numbers = {"platforms": list(platforms), "phi": phi, "efficiency": efficiency, "speedup": speedup}
         if scaling:

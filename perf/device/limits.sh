@@ -29,7 +29,7 @@ cases=("$@")
   'rfilter;^field256-y$;pk::rfilter;2;per-launch-config'
   'rfilter;^field256-z$;pk::rfilter;2;per-launch-config'
   'rfilter;^line-n100000-k100$;pk::rfilter;2;per-launch-config'
-  'copy;^range-policy$;pk::copy<|measure_copy_bandwidth;2;per-launch-config'
+  'copy;^range-policy$;pk::copy<;2;per-launch-config'
   'gbees;^lorenz63$;pk::gbees;60;global'
   'gbees;^lorenz96$;pk::gbees;60;global'
 )
