@@ -156,7 +156,8 @@ class StepPlan {
 
   // The teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, one of
   // Launch::odd_step_teams: as Parameters::aa_odd_step_teams asks, or for 0 timed on the
-  // solver's own lattice (tuned_on_lattice).
+  // solver's own lattice (tuned_on_lattice). Lattices under 2^18 cells keep the first: their
+  // steps take microseconds, and the trials (2^22 cell updates each) would launch thousands.
   template <class Restart, class TrialPairs>
   void choose_odd_step_teams(std::size_t slots, const char* precision, const Restart& restart,
                              const TrialPairs& trial_pairs) {
@@ -169,6 +170,7 @@ class StepPlan {
         odd_step_teams_ = asked;
         return;
       }
+      if (cells_ < (1 << 18)) return;
       const std::string key = std::string("lbm.aa.odd_step_teams.") + precision + ".slots=" + std::to_string(slots);
       odd_step_teams_ = tuned_on_lattice(
           key, candidates(OddStepTeams{}), [&](int candidate) { odd_step_teams_ = candidate; }, restart, trial_pairs);
