@@ -72,12 +72,12 @@ def read_ncu(path):
         values = {name: number(row[i]) for name, i in index.items()}
         if values["gpu__time_duration.sum"] is None:
             fail(f"{path}: a launch without a duration")
-        dram = values.get("dram__bytes.sum.per_second")
+        dram = values.get("dram__bytes.sum.per_second") or 0.0
+        dram_unit = units[index["dram__bytes.sum.per_second"]] if "dram__bytes.sum.per_second" in index else ""
         launches.append({"name": row[index["Kernel Name"]], "grid": values.get("launch__grid_size") or 0,
                          "block": values.get("launch__block_size") or 0,
                          "seconds": values["gpu__time_duration.sum"] * scale, "metrics": values,
-                         "dram_bytes_per_second": dram * BYTE_RATES.get(units[index["dram__bytes.sum.per_second"]], 0)
-                         if dram is not None else None})
+                         "dram_bytes_per_second": dram * BYTE_RATES.get(dram_unit, 0.0)})
     return launches
 
 
@@ -103,6 +103,7 @@ def gpu_limit(m, sms):
 
 
 def unit_limit(m, sms):
+    """Parallelism, a unit's throughput or latency: which of them limits the launch."""
     waves = m.get("launch__waves_per_multiprocessor")
     if waves is not None and waves < 1:
         return (f"parallelism: a grid of {m['launch__grid_size']:.0f} blocks of {m['launch__block_size']:.0f} "
@@ -114,11 +115,12 @@ def unit_limit(m, sms):
         return f"{busiest} throughput: {units[busiest]:.0f} % of its peak"
     stalls = {s: m.get(f"smsp__average_warps_issue_stalled_{s}_per_issue_active.ratio") or 0.0 for s in STALLS}
     stall = max(stalls, key=stalls.get)
-    return (f"latency: no unit at {BOUND_PCT:.0f} % of its peak (" + ", ".join(f"{u} {v:.0f} %" for u, v in
-                                                                             units.items())
-            + f"); the warps wait mostly on {STALLS[stall]}: {stalls[stall]:.1f} warps waiting per issued instruction, "
-            f"at {m.get('sm__warps_active.avg.pct_of_peak_sustained_active') or 0:.0f} % occupancy "
-            f"({m.get('launch__registers_per_thread') or 0:.0f} registers a thread)")
+    busy = ", ".join(f"{u} {v:.0f} %" for u, v in units.items())
+    occupancy = m.get("sm__warps_active.avg.pct_of_peak_sustained_active") or 0
+    registers = m.get("launch__registers_per_thread") or 0
+    return (f"latency: no unit at {BOUND_PCT:.0f} % of its peak ({busy}); the warps wait mostly on "
+            f"{STALLS[stall]}: {stalls[stall]:.1f} warps waiting per issued instruction, at {occupancy:.0f} % "
+            f"occupancy ({registers:.0f} registers a thread)")
 
 
 def gpu_findings(folder):
@@ -149,7 +151,7 @@ def gpu_findings(folder):
                 "case": case, "launch": f"{label(launch['name'])}, {launch['grid']:.0f} x {launch['block']:.0f}",
                 "share": seconds / total,
                 "microseconds": seconds * 1e6, "variants_profiled": variants,
-                "dram_tbs": (launch["dram_bytes_per_second"] or 0) * 1e-12,
+                "dram_tbs": launch["dram_bytes_per_second"] * 1e-12,
                 "limit": gpu_limit(m, m.get("device__attribute_multiprocessor_count") or 0)})
     return findings
 
