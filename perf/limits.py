@@ -5,9 +5,10 @@ of a GPU's kernels (perf/device/limits.sh) or a CPU's pk-bench records at two th
 
 GPU: per case, the kernels that take at least a tenth of the profiled time at the case's own
 size (the most threads a kernel was launched with), in the variant pk::autotune takes there (the
-fastest of the launch shapes and launch bounds profiled). A kernel whose grid fills less than one wave of the SMs is limited by its
-parallelism; one with a unit (DRAM, L2, L1, the SMs' pipes) at 80 % of its peak or more, by that
-unit; the others by latency, named by the warps' most frequent stall.
+fastest of the launch shapes and launch bounds profiled). A kernel whose grid fills less than one
+wave of the SMs is limited by its parallelism; one with a unit (DRAM, L2, L1, the SMs' pipes) at
+80 % of its peak or more, by that unit; the others by latency, named by the warps' most frequent
+stall.
 CPU: per case, the speed-up from the fewer to the more threads beside that of the best copy: a
 kernel that gains at least 60 % of the ideal speed-up (x1.6 on twice the threads) is limited by
 what each core does or waits on, one that gains at most 25 % of it (x1.25) by what the cores
