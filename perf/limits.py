@@ -141,8 +141,9 @@ def gpu_findings(folder):
             variants = {}
             for x in (x for x in runs if x["grid"] * x["block"] == threads):
                 variants.setdefault((x["name"], x["grid"], x["block"]), []).append(x)
-            best = min(variants.values(), key=lambda v: sum(x["seconds"] for x in v) / len(v))
-            chosen.append((best[-1], sum(x["seconds"] for x in best) / len(best), len(variants)))
+            means = {key: sum(x["seconds"] for x in v) / len(v) for key, v in variants.items()}
+            best = min(means, key=means.get)
+            chosen.append((variants[best][-1], means[best], len(variants)))
         total = sum(seconds for _, seconds, _ in chosen)
         for launch, seconds, variants in sorted(chosen, key=lambda c: -c[1]):
             if seconds < SHARE * total:

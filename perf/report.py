@@ -432,7 +432,7 @@ def read_limits(paths):
     return limits
 
 
-def limits_section(platforms, kernels, efficiency, limits):
+def limits_section(kernels, efficiency, limits):
     """Per kernel and platform below 0.9: what limits it, as measured there (perf/limits.py)."""
     lines = ["", "## What limits the kernels below 0.9", "",
              "Measured on the platform: Nsight Compute on a GPU (`perf/device/limits.sh`), the same cases at "
@@ -527,7 +527,7 @@ def markdown(platforms, kernels, efficiency, phi, speedup, charts, skipped, scal
               "the bandwidth a CPU reaches with many. besselk's ratios are computed "
               "here: each evaluate record's rate ÷ the fastest of the platform's evaluate, evaluate-gsl and "
               "evaluate-boost records."]
-    lines += limits_section(platforms, kernels, efficiency, limits)
+    lines += limits_section(kernels, efficiency, limits)
     if skipped:
         lines += ["", "## Records left out", ""] + [f"- `{path}`: {why}" for path, why in skipped]
     return "\n".join(lines) + "\n"

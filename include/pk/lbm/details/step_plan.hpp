@@ -162,8 +162,9 @@ class StepPlan {
   void choose_odd_step_teams(std::size_t slots, const char* precision, const Restart& restart,
                              const TrialPairs& trial_pairs) {
     const int asked = parameters_.aa_odd_step_teams;
-    require(asked == 0 || is_odd_step_teams(asked, OddStepTeams{}), "pk::lbm::Solver: aa_odd_step_teams ", asked,
-            " is not 0 (timed) or one of the candidates");
+    const std::vector<int> choices = candidates(OddStepTeams{});
+    require(asked == 0 || std::count(choices.begin(), choices.end(), asked) > 0, "pk::lbm::Solver: aa_odd_step_teams ",
+            asked, " is not 0 (timed) or one of the candidates");
     if constexpr (tunes_odd_step) {
       if (parameters_.streaming != Streaming::aa) return;
       if (asked != 0) {
@@ -173,7 +174,7 @@ class StepPlan {
       if (cells_ < (1 << 18)) return;
       const std::string key = std::string("lbm.aa.odd_step_teams.") + precision + ".slots=" + std::to_string(slots);
       odd_step_teams_ = tuned_on_lattice(
-          key, candidates(OddStepTeams{}), [&](int candidate) { odd_step_teams_ = candidate; }, restart, trial_pairs);
+          key, choices, [&](int candidate) { odd_step_teams_ = candidate; }, restart, trial_pairs);
     }
   }
 
@@ -246,10 +247,6 @@ class StepPlan {
   static constexpr bool tunes_odd_step =
       traversal == Traversal::cells && std::is_same_v<real_type, float> && !runs_on_host<ExecutionSpace>;
   using OddStepTeams = typename Launch<ExecutionSpace>::odd_step_teams;
-  template <int... teams>
-  static bool is_odd_step_teams(int n, std::integer_sequence<int, teams...>) {
-    return ((n == teams) || ...);
-  }
   template <int... teams>
   static std::vector<int> candidates(std::integer_sequence<int, teams...>) {
     return {teams...};
