@@ -272,6 +272,10 @@ TEST(GbeesParameters, RejectOutOfRangeValues) {
   };
   bad([](Parameters& q) { q.cell_width[1] = -0.5; });
   bad([](Parameters& q) { q.initial_std[0] = 0; });
+  bad([](Parameters& q) {  // a box wider than any cell index
+    q.initial_std[0] = 1e300;
+    q.cell_width[0] = 1e-300;
+  });
   bad([](Parameters& q) { q.threshold = 1; });
   bad([](Parameters& q) { q.threshold = 0; });
   bad([](Parameters& q) { q.epsilon = 0; });

@@ -15,6 +15,11 @@ std::string str(double v) {
   s << v;
   return s.str();
 }
+
+// In cells, before validate has bounded it: a ratio of finite widths can overflow any integer.
+double initial_half_cells(const Parameters& p, int j) {
+  return std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]);
+}
 }  // namespace
 
 void validate(const Parameters& p, int n) {
@@ -64,7 +69,7 @@ void validate(const Parameters& p, int n) {
   const int member_bits = member_key_bits(p);
   const double limit = std::ldexp(1.0, (64 - member_bits) / n - 1);
   for (int j = 0; j < n; ++j) {
-    const auto half = static_cast<double>(initial_half_width(p, j));
+    const double half = initial_half_cells(p, j);
     double offset = 0;
     for (const std::vector<double>& mean : p.member_means)
       offset = std::max(offset, std::fabs(std::round((mean[j] - p.initial_mean[j]) / p.cell_width[j])));
@@ -158,7 +163,7 @@ Parameters cr3bp_europa() {
 }
 
 std::int64_t initial_half_width(const Parameters& p, int j) {
-  return static_cast<std::int64_t>(std::round(p.initial_extent * p.initial_std[j] / p.cell_width[j]));
+  return static_cast<std::int64_t>(initial_half_cells(p, j));
 }
 
 double initial_cut(const Parameters& p, const std::vector<double>& shift) {
