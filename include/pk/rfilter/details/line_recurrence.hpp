@@ -51,7 +51,9 @@ KOKKOS_INLINE_FUNCTION void filter_line_adjoint(const Line& line, int n, double 
 
 // The same recurrences for Width lines side by side, entry (j, l) at tile[j * Width + l]:
 // the loops across the lines vectorise, and each line's running state stays in a register
-// while the sweep steps along j. Results equal filter_line / filter_line_adjoint.
+// while the sweep steps along j. Results equal filter_line / filter_line_adjoint. The step
+// across the lines says `omp simd` (every build has OpenMP): without it g++ unrolled a
+// 16-line step (AVX2) into scalar code (docs/rfilter.md).
 template <int Width>
 KOKKOS_INLINE_FUNCTION void filter_lines_lockstep(double* tile, int n, double alpha, double beta, int iterations,
                                                   bool adjoint) {
@@ -65,6 +67,7 @@ KOKKOS_INLINE_FUNCTION void filter_lines_lockstep(double* tile, int n, double al
     for (int l = 0; l < Width; ++l) y[l] = row(from)[l];
     for (int j = from + step; j != to + step; j += step) {
       double* entries = row(j);
+#pragma omp simd
       for (int l = 0; l < Width; ++l) entries[l] = y[l] = beta * entries[l] + alpha * y[l];
     }
   };
