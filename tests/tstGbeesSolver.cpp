@@ -284,4 +284,23 @@ TEST(GbeesParameters, RejectOutOfRangeValues) {
   EXPECT_THROW(read_measurements("/nonexistent/measurements.txt", 3), pk::Error);
 }
 
+// Boxes too large to count cell by cell: with every cell above p* the count is the box's;
+// with a ball of 2 std well inside the box, the ball's volume in cells, which a lattice
+// count approaches within about a cell per radius (here 20,000 cells).
+TEST(GbeesParameters, InitialCellCountOfBoxesBeyondCounting) {
+  Parameters p = lorenz63_paper();
+  p.initial_above_threshold = true;
+  p.initial_std = {100, 100, 100};
+  p.cell_width = {1e-3, 1e-3, 1e-3};
+  p.threshold = 1e-300;
+  EXPECT_EQ(initial_cell_count(p), std::pow(2 * 300000.0 + 1, 3));
+  p.initial_std = {1, 1, 1};
+  p.cell_width = {1e-4, 1e-4, 1e-4};
+  p.initial_extent = 10;
+  const double sum = std::pow(std::sqrt(2 * std::acos(-1.0)) * 1e4, 3);  // the Gaussian over the box
+  p.threshold = std::exp(-2.0) / sum;                                    // |z| <= 2 std
+  const double ball = 4.0 / 3 * std::acos(-1.0) * std::pow(2e4, 3);
+  EXPECT_NEAR(initial_cell_count(p), ball, 1e-3 * ball);
+}
+
 }  // namespace

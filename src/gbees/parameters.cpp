@@ -182,27 +182,59 @@ double initial_cut(const Parameters& p, const std::vector<double>& shift) {
   return p.threshold * sum;
 }
 
+AxisRange initial_axis_range(const Parameters& p, int j, double shift, double cut) {
+  const std::int64_t half = initial_half_width(p, j);
+  if (!(cut > 0)) return {-half, half};
+  const double budget = -2 * std::log(cut);
+  if (!(budget >= 0)) return {1, 0};
+  // Cell i's centre lies i - centre cells from the mean, |centre| <= 1/2; both ends stay
+  // within -half..0 and 0..half, so the casts are exact.
+  const double h = p.cell_width[j], centre = shift / h - std::round(shift / h);
+  const double reach = std::sqrt(budget) * p.initial_std[j] / h + 1;
+  return {static_cast<std::int64_t>(std::max<double>(-half, std::floor(centre - reach))),
+          static_cast<std::int64_t>(std::min<double>(half, std::ceil(centre + reach)))};
+}
+
 double initial_cell_count(const Parameters& p) {
-  const std::size_t n = p.cell_width.size();
+  const int n = static_cast<int>(p.cell_width.size());
   std::vector<std::int64_t> half(n);
   std::vector<double> step(n);  // a cell's width in standard deviations
   double box = member_count(p);
-  for (std::size_t j = 0; j < n; ++j) {
-    half[j] = initial_half_width(p, static_cast<int>(j));
+  for (int j = 0; j < n; ++j) {
+    half[j] = initial_half_width(p, j);
     step[j] = p.cell_width[j] / p.initial_std[j];
     box *= static_cast<double>(2 * half[j] + 1);
   }
   if (!p.initial_above_threshold || n == 0) return box;
   // The cells of a box centred on its PDF's mean whose Gaussian is at least initial_cut, i.e.
-  // |z|^2 <= budget: a count over all axes but the last, which takes the |i| that fit.
-  const auto count = [&](const auto& self, std::size_t j, double budget) -> double {
-    if (!(budget >= 0)) return 0;
-    if (j + 1 == n) return 2 * std::min<double>(half[j], std::floor(std::sqrt(budget) / step[j])) + 1;
+  // |z|^2 <= budget: a count over the ranges of all axes but the last, which takes the |i|
+  // that fit.
+  const double cut = initial_cut(p, std::vector<double>(n, 0.0)), budget = -2 * std::log(cut);
+  if (!(budget >= 0)) return 0;
+  std::vector<AxisRange> range(n);
+  double steps = 1, ranges = member_count(p), cell_volume = 1;
+  for (int j = 0; j < n; ++j) {
+    range[j] = initial_axis_range(p, j, 0.0, cut);
+    const auto cells = static_cast<double>(range[j].last - range[j].first + 1);
+    if (j + 1 < n) steps *= cells;
+    ranges *= cells;
+    cell_volume *= step[j];
+  }
+  if (steps > 0x1p26) {
+    const double ball = std::pow(std::acos(-1.0) * budget, 0.5 * n) / std::tgamma(0.5 * n + 1);
+    return std::min(ranges, member_count(p) * ball / cell_volume);
+  }
+  const auto count = [&](const auto& self, int j, double left) -> double {
+    if (!(left >= 0)) return 0;
+    if (j + 1 == n) return 2 * std::min<double>(half[j], std::floor(std::sqrt(left) / step[j])) + 1;
     double cells = 0;
-    for (std::int64_t i = -half[j]; i <= half[j]; ++i) cells += self(self, j + 1, budget - std::pow(step[j] * i, 2));
+    for (std::int64_t i = range[j].first; i <= range[j].last; ++i) {
+      const double z = step[j] * static_cast<double>(i);
+      cells += self(self, j + 1, left - z * z);
+    }
     return cells;
   };
-  return member_count(p) * count(count, 0, -2 * std::log(initial_cut(p, std::vector<double>(n, 0.0))));
+  return member_count(p) * count(count, 0, budget);
 }
 
 }  // namespace pk::gbees

@@ -1,7 +1,8 @@
 // libFuzzer target: pk-gbees' --config files, checked as parse_command_line does
 // (pk/core/details/config_file.hpp), read by CLI11 with the program's own options, and turned
-// into run parameters (apps/gbees/options.hpp). The files they name are fuzzed by their own
-// targets; here they are left out.
+// into run parameters (apps/gbees/options.hpp) whose initial cells are counted, as pk-gbees
+// does before it plans its memory. The files they name are fuzzed by their own targets; here
+// they are left out.
 #include "gbees/options.hpp"
 
 #include <pk/core/details/config_file.hpp>
@@ -30,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cli.parse_from_stream(in);
     options.measurement_file.clear();
     options.ensemble_file.clear();
-    app::build_parameters(options, app::model_dimension(options));
+    pk::gbees::initial_cell_count(app::build_parameters(options, app::model_dimension(options)));
   } catch (const pk::Error&) {        // a refusal: pk-gbees prints it and exits with 2
   } catch (const CLI::ParseError&) {  // parse_command_line turns it into a pk::Error
   }

@@ -88,8 +88,18 @@ std::int64_t initial_half_width(const Parameters& parameters, int j);
 // whose mean lies `shift` (per axis) from the grid's, whose box is centred on the cell
 // nearest that mean (a product of one sum per axis).
 double initial_cut(const Parameters& parameters, const std::vector<double>& shift);
+// The cells of axis j, counted from the one nearest a PDF's mean (which lies `shift` from
+// the grid's), that can keep a Gaussian of at least `cut` (initial_cut): the initial box's
+// -half..half, narrowed to where one axis alone leaves the Gaussian at or above the cut (a
+// cell wider each side, for rounding); first > last when no cell can.
+struct AxisRange {
+  std::int64_t first, last;
+};
+AxisRange initial_axis_range(const Parameters& parameters, int j, double shift, double cut);
 // Cells of the initial boxes: prod_j (2 initial_half_width + 1) per PDF, or with
-// initial_above_threshold those of a box centred on its PDF's mean at or above p*.
+// initial_above_threshold those of a box centred on its PDF's mean at or above p*, counted
+// where that takes at most 2^26 steps and beyond (boxes of millions of cells and more) the
+// ellipsoid's volume in cells, within the box.
 double initial_cell_count(const Parameters& parameters);
 
 }  // namespace pk::gbees

@@ -174,12 +174,17 @@ class Propagation {
         offset[e].v[d] = static_cast<std::int64_t>(std::round(shift[e].v[d] / parameters_.cell_width[d]));
       }
     if (distribution_) distribution_->set_borders(initial_borders(half, box, offset), geometry_);
-    // Member e's box, or the part of it this rank holds: cells low + [0, width) per axis.
+    std::vector<double> cut(members_);
+    for (int e = 0; e < members_; ++e)
+      cut[e] = initial_cut(parameters_, std::vector<double>(shift[e].v, shift[e].v + n));
+    // The cells of member e's box that may reach its cut, or the part of them this rank
+    // holds: cells low + [0, width) per axis.
     std::vector<IndexArray> low(members_), width(members_);
     std::vector<std::int64_t> part(members_, 1);
     for (int e = 0; e < members_; ++e) {
       for (int d = 0; d < n; ++d) {
-        std::int64_t from = -half.v[d], to = half.v[d];
+        const AxisRange reach = initial_axis_range(parameters_, d, shift[e].v[d], cut[e]);
+        std::int64_t from = reach.first, to = reach.last;
         if (d == geometry_.slab.axis) {
           from = std::max(from, geometry_.slab.begin - Slab::ghost_layers - offset[e].v[d]);
           to = std::min(to, geometry_.slab.end + Slab::ghost_layers - 1 - offset[e].v[d]);
@@ -190,9 +195,6 @@ class Propagation {
       }
     }
     // The cells each box keeps (a first scan), slots for them, then the cells (a second).
-    std::vector<double> cut(members_);
-    for (int e = 0; e < members_; ++e)
-      cut[e] = initial_cut(parameters_, std::vector<double>(shift[e].v, shift[e].v + n));
     Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
     std::vector<std::int64_t> first_slot(members_ + 1, 0);
     const auto scan = [&](int e, bool write) {
