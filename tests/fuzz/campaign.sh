@@ -43,12 +43,13 @@ for target in "${targets[@]}"; do
   [ "$target" != checkpoint ] || max_len=2048
   status=0
   fuzz=(build/fuzz/tests/fuzz/fuzz-"$target" -max_len=$max_len -timeout=10 -rss_limit_mb=2048
-        -print_final_stats=1 -artifact_prefix="$out/$target-" "$corpus" tests/fuzz/corpus/"$target")
+        -print_final_stats=1 -dict="$root/tests/fuzz/numbers.dict" -artifact_prefix="$out/$target-" "$corpus"
+        tests/fuzz/corpus/"$target")
   if [ "$jobs" -gt 1 ] && [ "$runs" -gt 0 ]; then
     # libFuzzer writes job K's output to fuzz-K.log in the working directory: one per target,
     # as campaigns of several targets may run at once.
     mkdir -p "$out/$target.jobs"
-    (cd "$out/$target.jobs" && "$root/${fuzz[0]}" "${fuzz[@]:1:5}" -runs=$(((runs + jobs - 1) / jobs)) \
+    (cd "$out/$target.jobs" && "$root/${fuzz[0]}" "${fuzz[@]:1:6}" -runs=$(((runs + jobs - 1) / jobs)) \
        -jobs="$jobs" -workers="$jobs" "$root/$corpus" "$root/tests/fuzz/corpus/$target") >"$out/$target.log" 2>&1 ||
       status=$?
     for k in $(seq 0 $((jobs - 1))); do mv "$out/$target.jobs/fuzz-$k.log" "$out/$target.job-$k.log"; done
