@@ -178,6 +178,70 @@ struct PairedCollide {
   }
 };
 
+// The A-A odd step in plain storage for two neighbouring cells per thread, when neither has a
+// wall link or a periodic y or z face (the others take the per-cell step): the 9 directions
+// without an x offset lie at the same index offset from both cells, so both cells' populations
+// of such a direction move as one aligned word (8 bytes in fp32), the others element by
+// element. The low cell's other populations are read, collided and put back before the high
+// cell's are read, so that no more than 28 populations sit in registers (each cell's slots
+// are its own, so the order is free). Needs even rows (Solver::paired_step).
+template <class Cells>
+struct PairedStreamCollideStream {
+  using Storage = typename Cells::storage_type;
+  using Real = typename Cells::Real;
+  using G = Grid<typename Cells::MemorySpace>;
+  using Pair = typename PairedCollide<Cells>::Pair;
+  Cells cells;
+  int count;  // the cell after the last stepped (the lattice's cell count for all of it)
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int pair) const {
+    const int cell = 2 * pair;
+    const G& grid = cells.grid;
+    const std::uint8_t low_raw = grid.cell_type(cell);
+    const std::uint8_t high_raw = cell + 1 < count ? grid.cell_type(cell + 1) : solid_flag;
+    const std::uint32_t low_w = grid.walls_of(cell, low_raw), high_w = grid.walls_of(cell + 1, high_raw);
+    const std::uint8_t low_type = G::type_of(low_raw), high_type = G::type_of(high_raw);
+    if (low_type == solid_flag || high_type == solid_flag || ((low_w | high_w) & ~G::open_faces)) {
+      for (int c = cell; c < cell + 2 && c < count; ++c) cells(c);
+      return;
+    }
+    Real low[D3Q19::size], high[D3Q19::size];
+    for_each_direction([&](auto qc) {  // as StreamCollide::update's open path
+      constexpr int q = decltype(qc)::value;
+      constexpr int o = D3Q19::opposite(q);
+      const int from = grid.template open_neighbour<o>(cell, low_w);
+      if constexpr (D3Q19::cx(o) == 0) {
+        const Pair p = word(from, o);
+        low[q] = static_cast<Real>(p.low);
+        high[q] = static_cast<Real>(p.high);
+      } else {
+        low[q] = cells.load(from, o);
+      }
+    });
+    cells.relax(low, low_type, cell);
+    const int out = Cells::opaque_copy(cell, low[0]);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      constexpr int o = D3Q19::opposite(q);
+      if constexpr (D3Q19::cx(q) != 0) cells.store(grid.template open_neighbour<q>(out, low_w), q, low[q]);
+      if constexpr (D3Q19::cx(o) != 0) high[q] = cells.load(grid.template open_neighbour<o>(out + 1, high_w), o);
+    });
+    cells.relax(high, high_type, cell + 1);
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      if constexpr (D3Q19::cx(q) == 0)
+        word(grid.template open_neighbour<q>(out, low_w), q) =
+            Pair{static_cast<Storage>(low[q]), static_cast<Storage>(high[q])};
+      else
+        cells.store(grid.template open_neighbour<q>(out + 1, high_w), q, high[q]);
+    });
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION Pair& word(int cell, int q) const {
+    return *reinterpret_cast<Pair*>(&cells.source(cell, q));
+  }
+};
+
 // A step kernel on the cells of a box: per cell, or per row.
 template <class Cells>
 struct BoxCells {
