@@ -9,7 +9,6 @@
 #include <limits>
 #include <numeric>
 #include <random>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -381,52 +380,6 @@ void check_odd_step_teams_agree() {
 TYPED_TEST(LbmSolver, EveryOddStepTeamsTakesTheSameSteps) {
   check_odd_step_teams_agree<TypeParam, float>();
   check_odd_step_teams_agree<TypeParam, pk::Binary16>();
-}
-
-// The A-A steps in plain storage take one cell per thread or two (PairedCollide,
-// PairedStreamCollideStream), as pk::autotune picks or Parameters::aa_even_step_cells and
-// aa_odd_step_cells force: every combination takes the same steps bit for bit, on a lattice
-// with walls and pressure cells and on one periodic in x (pairs across its x faces). Shifted
-// storage steps cell by cell whatever is asked; other counts are refused.
-template <class Space, class Real>
-void check_step_cells_agree(const Geometry& g, Parameters p, const std::vector<double>& density,
-                            const std::vector<double>& velocity) {
-  p.aa_storage = AaStorage::plain;
-  p.aa_even_step_cells = p.aa_odd_step_cells = 1;
-  Solver<Space, Real, Traversal::cells> single(Space{}, g, p);
-  const bool pairs_odd = std::is_same_v<Real, float>;  // the odd step of 16-bit storage is per cell
-  for (const auto [even, odd] : {std::pair{2, 1}, std::pair{1, 2}, std::pair{2, 2}}) {
-    p.aa_even_step_cells = even;
-    p.aa_odd_step_cells = odd;
-    Solver<Space, Real, Traversal::cells> paired(Space{}, g, p);
-    EXPECT_EQ(paired.even_step_cells(), even);
-    EXPECT_EQ(paired.odd_step_cells(), pairs_odd ? odd : 1);
-    for (int steps : {7, 8})
-      EXPECT_EQ(largest_difference_after(steps, single, paired, density, velocity), 0.0)
-          << precision_name<Real> << ", even " << even << ", odd " << odd << ", " << steps << " steps";
-  }
-  p.aa_storage = AaStorage::shifted;
-  const Solver<Space, Real, Traversal::cells> shifted(Space{}, g, p);
-  EXPECT_EQ(shifted.even_step_cells(), 1);
-  EXPECT_EQ(shifted.odd_step_cells(), 1);
-  p.aa_odd_step_cells = 3;
-  EXPECT_THROW((Solver<Space, Real, Traversal::cells>(Space{}, g, p)), pk::Error);
-}
-
-template <class Space, class Real>
-void check_step_cells_agree() {
-  const MixedCase mixed;
-  check_step_cells_agree<Space, Real>(mixed.g, mixed.p, mixed.density, mixed.velocity);
-  Geometry periodic = periodic_box(16, 6, 6);
-  periodic.set(5, 2, 3, CellType::solid);
-  std::vector<double> density, velocity;
-  random_state(periodic, density, velocity, 11);
-  check_step_cells_agree<Space, Real>(periodic, Parameters{}, density, velocity);
-}
-
-TYPED_TEST(LbmSolver, OneOrTwoCellsPerThreadTakeTheSameSteps) {
-  check_step_cells_agree<TypeParam, float>();
-  check_step_cells_agree<TypeParam, pk::Binary16>();
 }
 
 // Which storage a solver holds: only A-A in the cells traversal computing in fp32 may be

@@ -60,12 +60,6 @@ struct Parameters {
   // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs (a register cap):
   // 0 times the candidates on the lattice (pk::autotune), tests force one of them.
   int aa_odd_step_teams = 0;
-  // Cells per thread of the A-A even and odd steps in plain storage, cells traversal (1, or 2:
-  // neighbouring cells moved as words): 0 takes two for the even step of 16-bit storage and
-  // times both for each step of fp32 storage on GPUs (pk::autotune); tests force one. Other
-  // lattices, and the odd step of 16-bit storage, step one cell per thread.
-  int aa_even_step_cells = 0;
-  int aa_odd_step_cells = 0;
 
   double viscosity() const { return (tau - 0.5) / 3.0; }
 };

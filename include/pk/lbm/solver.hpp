@@ -84,7 +84,6 @@ class Solver {
     const auto restart = [&] { initialize_with(initial); };
     const auto trial_pairs = [&](long pairs) { plan_.step_pairs(pairs, grid_, f_, f_next_); };
     plan_.choose_streaming_stores(f_.size(), precision_name<Precision>, restart, trial_pairs);
-    plan_.choose_step_cells(f_.size(), precision_name<Precision>, restart, trial_pairs);
     plan_.choose_odd_step_teams(f_.size(), precision_name<Precision>, restart, trial_pairs);
     initialize_with(initial);
   }
@@ -177,10 +176,6 @@ class Solver {
   // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, as
   // Parameters::aa_odd_step_teams asked or pk::autotune chose for the lattice.
   int odd_step_teams() const { return plan_.odd_step_teams(); }
-  // Cells per thread of the A-A even and odd steps (2: two neighbouring cells), as
-  // Parameters::aa_even_step_cells and aa_odd_step_cells asked or pk::autotune chose.
-  int even_step_cells() const { return plan_.even_step_cells(); }
-  int odd_step_cells() const { return plan_.odd_step_cells(); }
 
  private:
   // A rank's solver in a distributed run: steps one at a time and exchanges ghost layers.

@@ -30,10 +30,6 @@ struct Launch {
   // resident threads keep more loads in flight, fewer registers may spill: which wins depends
   // on the GPU and the lattice (docs/lbm.md).
   using odd_step_teams = std::integer_sequence<int, teams_per_multiprocessor, 10, 12>;
-  // The odd step of two cells per thread (PairedStreamCollideStream) holds up to 28
-  // populations across a collision, more than a 64-register cap holds without spills: teams
-  // for a cap of 85 on CUDA, which still keeps more cells per SM than the per-cell step's.
-  static constexpr int paired_odd_step_teams = 6;
 
   // Cells per run of the rows traversal: one SIMD register of the fp32 lanes the collision
   // computes in.

@@ -178,44 +178,6 @@ class StepPlan {
     }
   }
 
-  // Cells per thread of the A-A steps in plain storage (PairedCollide and, fp32 storage only,
-  // PairedStreamCollideStream take two): as Parameters::aa_even_step_cells and
-  // aa_odd_step_cells ask, or for 0: the even step of 16-bit storage two (each load then moves
-  // 4 bytes, not 2), the steps of fp32 storage on GPUs timed on the solver's own lattice
-  // (tuned_on_lattice; lattices under 2^18 cells keep one). Words of two cells keep twice the
-  // bytes in flight per load, which pays on some GPUs and lattices and not on others
-  // (docs/lbm.md).
-  template <class Restart, class TrialPairs>
-  void choose_step_cells(std::size_t slots, const char* precision, const Restart& restart,
-                         const TrialPairs& trial_pairs) {
-    const int even = parameters_.aa_even_step_cells, odd = parameters_.aa_odd_step_cells;
-    require(even >= 0 && even <= 2 && odd >= 0 && odd <= 2, "pk::lbm::Solver: aa_even_step_cells ", even,
-            " and aa_odd_step_cells ", odd, " must be 0 (chosen), 1 or 2");
-    if constexpr (can_pair) {
-      if (parameters_.streaming != Streaming::aa || shifted_) return;
-      constexpr bool fp32_on_device = std::is_same_v<Storage, float> && !runs_on_host<ExecutionSpace>;
-      const bool timed = fp32_on_device && cells_ >= (1 << 18);
-      const std::string key = std::string(".") + precision + ".slots=" + std::to_string(slots);
-      const auto tuned = [&](const char* step, int& cells) {
-        return tuned_on_lattice(
-            std::string("lbm.aa.") + step + "_step_cells" + key, {1, 2}, [&](int candidate) { cells = candidate; },
-            restart, trial_pairs);
-      };
-      if (even != 0)
-        even_step_cells_ = even;
-      else if (sizeof(Storage) == 2)
-        even_step_cells_ = 2;
-      else if (timed)
-        even_step_cells_ = tuned("even", even_step_cells_);
-      if constexpr (can_pair_odd) {
-        if (odd != 0)
-          odd_step_cells_ = odd;
-        else if (timed)
-          odd_step_cells_ = tuned("odd", odd_step_cells_);
-      }
-    }
-  }
-
   // Pairs of steps on the whole lattice, for the tuning trials, each reading what the one
   // before stored: A-B into f_next and back, or A-A's even and odd steps.
   void step_pairs(long pairs, const Grid<memory_space>& grid, const Distributions& f,
@@ -235,8 +197,6 @@ class StepPlan {
   bool split_by_walls() const { return split_by_walls_; }
   bool streaming_stores() const { return streaming_stores_; }
   int odd_step_teams() const { return odd_step_teams_; }
-  int even_step_cells() const { return even_step_cells_; }
-  int odd_step_cells() const { return odd_step_cells_; }
 
   // Slots per direction: the cells, shifted storage's margins, and a pad. On host spaces it
   // starts consecutive directions 3 cache lines apart modulo 4 KiB: unpadded, a lattice of
@@ -270,11 +230,10 @@ class StepPlan {
 
  private:
   static constexpr bool can_split_by_walls = traversal == Traversal::cells && sizeof(Storage) == 2;
-  // The A-A steps of an fp16 or fp32 lattice in plain storage (all of it, or whole x-y planes
-  // of it), cells traversal, may take two cells per thread (choose_step_cells).
-  static constexpr bool can_pair =
-      traversal == Traversal::cells && (sizeof(Storage) == 2 || std::is_same_v<Storage, float>);
-  static constexpr bool can_pair_odd = traversal == Traversal::cells && std::is_same_v<Storage, float>;
+  // The A-A even step of an fp16 lattice in plain storage (all of it, or whole x-y planes of
+  // it), cells traversal, takes two cells per thread (PairedCollide): each load and store
+  // then moves 4 bytes, not 2.
+  static constexpr bool can_pair = traversal == Traversal::cells && sizeof(Storage) == 2;
   // The A-A odd step in fp32 arithmetic (fp32 or fp16 storage) is register-bound: bounded
   // launches keep more of it resident per SM. fp64 A-A and A-B keep Kokkos' choice
   // (docs/lbm.md).
@@ -359,13 +318,9 @@ class StepPlan {
     return false;
   }
 
-  // Whether the step takes two cells per thread: the odd step's words of a direction without
-  // an x offset also need even rows.
   template <Kernel kernel, bool in_shifted_storage>
-  bool paired_step(const Grid<memory_space>& grid, const Distributions& source) const {
-    if (!can_pair || in_shifted_storage || source.stride(1) % 2 != 0) return false;
-    if (kernel == Kernel::aa_collide) return even_step_cells_ == 2;
-    return can_pair_odd && kernel == Kernel::aa_stream_collide_stream && odd_step_cells_ == 2 && grid.nx % 2 == 0;
+  bool paired_even_step(const Distributions& source) const {
+    return can_pair && kernel == Kernel::aa_collide && !in_shifted_storage && source.stride(1) % 2 == 0;
   }
 
   template <Kernel kernel, bool in_shifted_storage>
@@ -396,12 +351,9 @@ class StepPlan {
       // Every cell, or a box of whole x-y planes (the slabs of a run split along z): one run
       // of consecutive cells, which takes the whole lattice's kernels.
       const int plane = grid.nx * grid.ny, begin = box ? box->z0 * plane : 0, end = box ? box->z1 * plane : cells_;
-      if (paired_step<kernel, in_shifted_storage>(grid, source) && begin % 2 == 0) {
+      if (paired_even_step<kernel, in_shifted_storage>(source) && begin % 2 == 0) {
         if constexpr (can_pair && kernel == Kernel::aa_collide && !in_shifted_storage)
           Kokkos::parallel_for(label, AaPolicy<>(space_, begin / 2, (end + 1) / 2), PairedCollide<Cells>{cells, end});
-        if constexpr (can_pair_odd && kernel == Kernel::aa_stream_collide_stream && !in_shifted_storage)
-          Kokkos::parallel_for(label, AaPolicy<Launch<ExecutionSpace>::paired_odd_step_teams>(space_, begin / 2, end / 2),
-                               PairedStreamCollideStream<Cells>{cells, end});
       } else if (split_by_walls_ && kernel != Kernel::aa_collide) {
         if constexpr (can_split_by_walls && kernel != Kernel::aa_collide) {
           parallel_for_run<kernel>(label, begin, end, OpenCells<Cells>{cells});
@@ -422,8 +374,6 @@ class StepPlan {
   bool split_by_walls_ = false;
   bool streaming_stores_ = false;
   int odd_step_teams_ = Launch<ExecutionSpace>::teams_per_multiprocessor;
-  int even_step_cells_ = 1;
-  int odd_step_cells_ = 1;
 };
 
 }  // namespace pk::lbm::Details
