@@ -110,41 +110,62 @@ class Propagation {
   // the PDF each belongs to.
   HostCells cells() const {
     const std::int32_t m = grid_.count();
+    const int n = geometry_.n;
     HostCells out;
-    out.n = geometry_.n;
+    out.n = n;
     out.time = time_;
-    out.cell_width.assign(geometry_.h, geometry_.h + geometry_.n);
-    out.origin.assign(geometry_.mean, geometry_.mean + geometry_.n);
+    out.cell_width.assign(geometry_.h, geometry_.h + n);
+    out.origin.assign(geometry_.mean, geometry_.mean + n);
     out.key.resize(m);
     out.probability.resize(m);
-    Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> key(out.key.data(), m);
-    Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> probability(
-        out.probability.data(), m);
-    Kokkos::deep_copy(space_, key, Kokkos::subview(grid_.key(), std::make_pair(0, m)));
-    Kokkos::deep_copy(space_, probability, Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
+    out.index.resize(static_cast<std::size_t>(m) * n);
+    out.member.resize(m);
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    Kokkos::deep_copy(space_, Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Unmanaged>(out.key.data(), m),
+                      Kokkos::subview(grid_.key(), std::make_pair(0, m)));
+    Kokkos::deep_copy(space_, Kokkos::View<double*, Kokkos::HostSpace, Unmanaged>(out.probability.data(), m),
+                      Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
+    // Decoded on the solver's instance, a chunk at a time: grids of hundreds of millions of
+    // cells are decoded at snapshots, and a chunk's buffers stay small beside the grid.
+    const std::int32_t chunk = std::min<std::int32_t>(m, 1 << 19);
+    Kokkos::View<int*, memory_space> member(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::member"),
+                                            chunk);
+    Kokkos::View<std::int64_t*, memory_space> index(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::index"), static_cast<std::size_t>(chunk) * n);
+    const auto key = grid_.key();
+    const KeyCodec codec = geometry_.codec;
+    for (std::int32_t first = 0; first < m; first += chunk) {
+      const std::int32_t count = std::min(chunk, m - first);
+      Kokkos::parallel_for(
+          "pk::gbees::cells", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count), KOKKOS_LAMBDA(const int c) {
+            member(c) = codec.member(key(first + c));
+            for (int d = 0; d < n; ++d) index(static_cast<std::size_t>(c) * n + d) = codec.index(key(first + c), d);
+          });
+      Kokkos::deep_copy(space_, Kokkos::View<int*, Kokkos::HostSpace, Unmanaged>(out.member.data() + first, count),
+                        Kokkos::subview(member, std::make_pair(0, count)));
+      const std::size_t entries = static_cast<std::size_t>(count) * n;
+      Kokkos::deep_copy(space_,
+                        Kokkos::View<std::int64_t*, Kokkos::HostSpace, Unmanaged>(
+                            out.index.data() + static_cast<std::size_t>(first) * n, entries),
+                        Kokkos::subview(index, std::make_pair(std::size_t{0}, entries)));
+    }
     space_.fence();
     if (distribution_) {  // not the ghosts
       std::size_t kept = 0;
       for (std::size_t c = 0; c < out.key.size(); ++c)
         if (geometry_.owns(out.key[c])) {
           out.key[kept] = out.key[c];
-          out.probability[kept++] = out.probability[c];
+          out.probability[kept] = out.probability[c];
+          out.member[kept] = out.member[c];
+          std::copy_n(out.index.begin() + static_cast<std::ptrdiff_t>(c * n), n,
+                      out.index.begin() + static_cast<std::ptrdiff_t>(kept * n));
+          ++kept;
         }
       out.key.resize(kept);
       out.probability.resize(kept);
+      out.member.resize(kept);
+      out.index.resize(kept * n);
     }
-    const auto cells = static_cast<std::int32_t>(out.key.size());
-    out.index.resize(static_cast<std::size_t>(cells) * out.n);
-    out.member.resize(cells);
-    // On the host's threads: grids of hundreds of millions of cells are decoded at snapshots.
-    const Geometry& g = geometry_;
-    Kokkos::parallel_for("pk::gbees::cells", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, cells),
-                         [&](const int c) {
-                           out.member[c] = g.codec.member(out.key[c]);
-                           for (int d = 0; d < out.n; ++d)
-                             out.index[static_cast<std::size_t>(c) * out.n + d] = g.codec.index(out.key[c], d);
-                         });
-    Kokkos::DefaultHostExecutionSpace().fence();
     return out;
   }
 
