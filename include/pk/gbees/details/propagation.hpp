@@ -128,10 +128,11 @@ class Propagation {
     // Decoded on the solver's instance, a chunk at a time: grids of hundreds of millions of
     // cells are decoded at snapshots, and a chunk's buffers stay small beside the grid.
     const std::int32_t chunk = std::min<std::int32_t>(m, 1 << 19);
-    Kokkos::View<int*, memory_space> member(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::member"),
-                                            chunk);
+    Kokkos::View<int*, memory_space> member(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::member"), chunk);
     Kokkos::View<std::int64_t*, memory_space> index(
-        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::index"), static_cast<std::size_t>(chunk) * n);
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::index"),
+        static_cast<std::size_t>(chunk) * n);
     const auto key = grid_.key();
     const KeyCodec codec = geometry_.codec;
     for (std::int32_t first = 0; first < m; first += chunk) {
