@@ -35,6 +35,18 @@ struct CheckpointState;
 
 namespace pk::gbees::Details {
 
+// The PDF and the per-axis indices of cells first .. first + count - 1 of `key`, into
+// member[c] and index[c * n + d] (memory `space` can write), on `space`.
+template <class ExecutionSpace, class Keys>
+void decode_cells(const ExecutionSpace& space, const Keys& key, const KeyCodec& codec, int n, std::int32_t first,
+                  std::int32_t count, int* member, std::int64_t* index) {
+  Kokkos::parallel_for(
+      "pk::gbees::cells", Kokkos::RangePolicy<ExecutionSpace>(space, 0, count), KOKKOS_LAMBDA(const int c) {
+        member[c] = codec.member(key(first + c));
+        for (int d = 0; d < n; ++d) index[static_cast<std::size_t>(c) * n + d] = codec.index(key(first + c), d);
+      });
+}
+
 template <class ExecutionSpace, class Model>
 class Propagation {
  public:
@@ -125,30 +137,29 @@ class Propagation {
                       Kokkos::subview(grid_.key(), std::make_pair(0, m)));
     Kokkos::deep_copy(space_, Kokkos::View<double*, Kokkos::HostSpace, Unmanaged>(out.probability.data(), m),
                       Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
-    // Decoded on the solver's instance, a chunk at a time: grids of hundreds of millions of
-    // cells are decoded at snapshots, and a chunk's buffers stay small beside the grid.
-    const std::int32_t chunk = std::min<std::int32_t>(m, 1 << 19);
-    Kokkos::View<int*, memory_space> member(
-        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::member"), chunk);
-    Kokkos::View<std::int64_t*, memory_space> index(
-        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::index"),
-        static_cast<std::size_t>(chunk) * n);
-    const auto key = grid_.key();
-    const KeyCodec codec = geometry_.codec;
-    for (std::int32_t first = 0; first < m; first += chunk) {
-      const std::int32_t count = std::min(chunk, m - first);
-      Kokkos::parallel_for(
-          "pk::gbees::cells", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, count), KOKKOS_LAMBDA(const int c) {
-            member(c) = codec.member(key(first + c));
-            for (int d = 0; d < n; ++d) index(static_cast<std::size_t>(c) * n + d) = codec.index(key(first + c), d);
-          });
-      Kokkos::deep_copy(space_, Kokkos::View<int*, Kokkos::HostSpace, Unmanaged>(out.member.data() + first, count),
-                        Kokkos::subview(member, std::make_pair(0, count)));
-      const std::size_t entries = static_cast<std::size_t>(count) * n;
-      Kokkos::deep_copy(space_,
-                        Kokkos::View<std::int64_t*, Kokkos::HostSpace, Unmanaged>(
-                            out.index.data() + static_cast<std::size_t>(first) * n, entries),
-                        Kokkos::subview(index, std::make_pair(std::size_t{0}, entries)));
+    // Decoded on the solver's instance: on host spaces into the vectors themselves, elsewhere a
+    // chunk at a time into buffers then copied (grids of hundreds of millions of cells are
+    // decoded at snapshots, and a chunk's buffers stay small beside the grid).
+    if constexpr (runs_on_host<ExecutionSpace>) {
+      decode_cells(space_, grid_.key(), geometry_.codec, n, 0, m, out.member.data(), out.index.data());
+    } else {
+      const std::int32_t chunk = std::min<std::int32_t>(m, 1 << 19);
+      Kokkos::View<int*, memory_space> member(
+          Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::member"), chunk);
+      Kokkos::View<std::int64_t*, memory_space> index(
+          Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::index"),
+          static_cast<std::size_t>(chunk) * n);
+      for (std::int32_t first = 0; first < m; first += chunk) {
+        const std::int32_t count = std::min(chunk, m - first);
+        decode_cells(space_, grid_.key(), geometry_.codec, n, first, count, member.data(), index.data());
+        Kokkos::deep_copy(space_, Kokkos::View<int*, Kokkos::HostSpace, Unmanaged>(out.member.data() + first, count),
+                          Kokkos::subview(member, std::make_pair(0, count)));
+        const std::size_t entries = static_cast<std::size_t>(count) * n;
+        Kokkos::deep_copy(space_,
+                          Kokkos::View<std::int64_t*, Kokkos::HostSpace, Unmanaged>(
+                              out.index.data() + static_cast<std::size_t>(first) * n, entries),
+                          Kokkos::subview(index, std::make_pair(std::size_t{0}, entries)));
+      }
     }
     space_.fence();
     if (distribution_) {  // not the ghosts
