@@ -4,6 +4,7 @@
 // slabs, one per rank, and writes a .pvti with one .vti piece per rank. Checkpoints and
 // restarts (--checkpoint, --restart) continue a run bit for bit (docs/jobs.md).
 #include <pk/app/cli.hpp>
+#include <pk/app/process.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
@@ -357,6 +358,7 @@ std::optional<Setup> parse(int argc, char** argv) {
               "--h5-every: this build has no HDF5 output (configure with -DPK_ENABLE_HDF5=ON and MPI; Debian: "
               "libhdf5-openmpi-dev)");
   parameters.streaming = pattern == "ab" ? Streaming::ab : Streaming::aa;
+  parameters.planned_steps = options.steps;  // tuning trials take a bounded share of them
   if (slab_axis != "auto") options.slab_axis = static_cast<SlabAxis>(slab_axis[0] - 'x');
   parameters.initial_density = 0.5 * (parameters.inlet_density + parameters.outlet_density);
   Geometry geometry = flag_file.empty() ? box_channel(channel[0], channel[1], channel[2]) : read_flag_file(flag_file);
@@ -367,7 +369,7 @@ std::optional<Setup> parse(int argc, char** argv) {
   pk::require(spaces.size() == 1 || (options.checkpoint.path.empty() && options.checkpoint.restart.empty()),
               "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
   options.compare_spaces = spaces.size() > 1;
-  pk::make_directories(options.out);
+  pk::require_writable_directory(options.out, "--out");
   return Setup{options, parameters, std::move(geometry), std::move(spaces), *kokkos_args};
 }
 
@@ -549,6 +551,7 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
 }  // namespace
 
 int main(int argc, char** argv) {
+  pk::bind_openmp_threads_by_default(argv);
 #if PK_ENABLE_MPI
   pk::mpi::Environment mpi(argc, argv);
   if (mpi.ranks() > 1) return pk::mpi::run_program("pk-lbm", argc, argv, parse, run_ranks);

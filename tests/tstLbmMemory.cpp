@@ -60,7 +60,7 @@ void expect_peak_as_planned(Streaming streaming) {
   const Geometry geometry = box_channel(64, 48, 40);
   Parameters p;
   p.streaming = streaming;
-  // No autotune trials: trial lattices (freed before the lattice, and bounded), store trials.
+  // No autotune trials: a storage timed on the lattice may allocate it again, store trials.
   p.aa_storage = AaStorage::plain;
   p.ab_stores = AbStores::cached;
   const MemoryPlan plan = memory_plan(geometry.cell_count(), p, sizeof(Precision));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <vector>
 #include <string>
 
 namespace {
@@ -50,9 +51,26 @@ TYPED_TEST(TuningTest, AutotunePicksTheFastestAndCachesIt) {
     busy(space, out, units);
   });
   EXPECT_EQ(choice, 1);
-  EXPECT_EQ(trials, 3 * 4);  // a warm-up and three timed runs per candidate
+  EXPECT_EQ(trials, 3 * (1 + pk::autotune_rounds));  // a warm-up and the timed rounds per candidate
   const int again = pk::autotune(space, key, {16, 1, 4}, [&](int) { ADD_FAILURE() << "ran a trial for a cached key"; });
   EXPECT_EQ(again, 1);
+}
+
+TYPED_TEST(TuningTest, AutotuneKeepsItsChoiceInTheTuningCache) {
+  const std::string folder = ::testing::TempDir() + "pk-tuning-" + pk::SpaceTraits<TypeParam>::name;
+  ::setenv("PK_TUNING_CACHE", folder.c_str(), 1);
+  const TypeParam space;
+  Kokkos::View<double*, typename TypeParam::memory_space> out("pk::test::busy_out", 1 << 14);
+  const std::string key = std::string("test.kept.") + pk::SpaceTraits<TypeParam>::name;
+  const int choice = pk::autotune(space, key, {4, 1}, [&](int units) { busy(space, out, units); });
+  const std::vector<pk::StoredChoice> stored = pk::stored_choices();
+  ::setenv("PK_TUNING_CACHE", "off", 1);
+  const auto kept = std::find_if(stored.begin(), stored.end(), [&](const auto& c) { return c.key == key; });
+  ASSERT_NE(kept, stored.end());
+  EXPECT_EQ(kept->choice, choice);
+  EXPECT_EQ(kept->device, pk::Details::device_key(pk::SpaceTraits<TypeParam>::name, pk::device_facts(space)));
+  EXPECT_NE(kept->evidence.find("1: "), std::string::npos) << kept->evidence;  // both candidates' timings
+  EXPECT_NE(kept->evidence.find("4: "), std::string::npos) << kept->evidence;
 }
 
 TYPED_TEST(TuningTest, AutotuneOffTakesTheFirstCandidate) {
@@ -61,6 +79,42 @@ TYPED_TEST(TuningTest, AutotuneOffTakesTheFirstCandidate) {
   const int choice = pk::autotune(TypeParam{}, key, {7, 3}, [&](int) { ADD_FAILURE() << "timed with PK_AUTOTUNE=0"; });
   ::unsetenv("PK_AUTOTUNE");
   EXPECT_EQ(choice, 7);
+}
+
+TYPED_TEST(TuningTest, AutotuneUnaffordableTakesTheDefaultUntimed) {
+  const std::string key = std::string("test.unaffordable.") + pk::SpaceTraits<TypeParam>::name;
+  const int choice = pk::autotune(
+      TypeParam{}, key, {5, 2}, [&](int) { ADD_FAILURE() << "timed a run too short to pay for it"; }, false);
+  EXPECT_EQ(choice, 5);
+}
+
+// The default stays unless another candidate's slowest trial beats its fastest.
+TEST(AutotuneDecision, KeepsTheDefaultWithinTheSpread) {
+  using T = pk::CandidateTiming;
+  EXPECT_EQ(pk::Details::decide({T{1, 1.00, 0.95, 1.10}, T{0, 0.96, 0.90, 0.99}}), 1);  // overlapping: a tie
+  EXPECT_EQ(pk::Details::decide({T{1, 1.00, 0.95, 1.10}, T{0, 0.90, 0.88, 0.94}}), 0);  // clear of the spread
+  EXPECT_EQ(pk::Details::decide({T{8, 1.0, 1.0, 1.0}, T{10, 0.8, 0.7, 0.9}, T{12, 0.6, 0.5, 0.99}}), 12);
+  EXPECT_EQ(pk::Details::decide({T{8, 1.0, 1.0, 1.0}, T{10, 0.8, 0.7, 0.9}, T{12, 0.6, 0.5, 1.01}}), 10);
+}
+
+TEST(AutotuneDecision, SummarizesTheRounds) {
+  const pk::CandidateTiming t = pk::Details::summarize(3, {0.4, 0.1, 0.3, 0.2, 0.5});
+  EXPECT_EQ(t.candidate, 3);
+  EXPECT_DOUBLE_EQ(t.median, 0.3);
+  EXPECT_DOUBLE_EQ(t.min, 0.1);
+  EXPECT_DOUBLE_EQ(t.max, 0.5);
+}
+
+TEST(TuningCache, FolderFollowsTheEnvironment) {
+  ::setenv("PK_TUNING_CACHE", "/some/where", 1);
+  EXPECT_EQ(pk::tuning_cache_folder(), "/some/where");
+  ::setenv("PK_TUNING_CACHE", "off", 1);
+  EXPECT_EQ(pk::tuning_cache_folder(), "");
+  ::unsetenv("PK_TUNING_CACHE");
+  ::setenv("XDG_CACHE_HOME", "/xdg", 1);
+  EXPECT_EQ(pk::tuning_cache_folder(), "/xdg/portablekernels/tuning");
+  ::unsetenv("XDG_CACHE_HOME");
+  ::setenv("PK_TUNING_CACHE", "off", 1);  // what test_main sets: the tests keep no choices
 }
 
 TYPED_TEST(TuningTest, AutotuneRefusesNoCandidates) {

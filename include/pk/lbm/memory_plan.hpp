@@ -12,8 +12,7 @@ namespace pk::lbm {
 struct MemoryPlan {
   // On the solver's memory space: the lattice (two for A-B streaming), cell types and wall
   // masks, and the chunk buffer of fields(). Pads and margins (under 0.1 % of a lattice of
-  // 64^3 cells or more) and autotune's trial lattices (two of 128^3 cells, freed before the
-  // lattice is allocated) are left out.
+  // 64^3 cells or more) are left out: autotune times its choices on the solver's lattice.
   double device = 0;
   // On the host while fields() runs: the fields (density and velocity in double, 32 bytes a
   // cell) and the copy of a chunk (on a host space, the chunk buffer itself once more).

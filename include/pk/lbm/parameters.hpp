@@ -6,6 +6,7 @@
 #include <pk/lbm/geometry.hpp>
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -60,6 +61,10 @@ struct Parameters {
   // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs (a register cap):
   // 0 times the candidates on the lattice (pk::autotune), tests force one of them.
   int aa_odd_step_teams = 0;
+  // Steps the caller means to run, 0 when unknown. The trials of a tuned choice (pk::autotune)
+  // then take at most a twentieth of them; a run too short for that, or a lattice under 2^16
+  // cells, takes the choice the tuning cache holds, else the default, untimed.
+  std::int64_t planned_steps = 0;
 
   double viscosity() const { return (tau - 0.5) / 3.0; }
 };

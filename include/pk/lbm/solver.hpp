@@ -65,7 +65,7 @@ class Solver {
         geometry_(checked(geometry, parameters)),
         parameters_(parameters),
         plan_(space, parameters, static_cast<int>(geometry.cell_count())) {
-    plan_.template choose_shifted_storage<Solver>(precision_name<Precision>);  // tuning may time scratch lattices
+    plan_.choose_shifted_storage();
     grid_ = Details::build_grid(space_, geometry_, ghosts);
     plan_.choose_split_by_walls(grid_);
     const int slots = plan_.lattice_slots();
@@ -83,6 +83,10 @@ class Solver {
         {p.initial_velocity[0], p.initial_velocity[1], p.initial_velocity[2]}};
     const auto restart = [&] { initialize_with(initial); };
     const auto trial_pairs = [&](long pairs) { plan_.step_pairs(pairs, grid_, f_, f_next_); };
+    if (plan_.choose_tuned_storage(f_.size(), precision_name<Precision>, restart, trial_pairs)) {
+      f_ = Distributions();  // freed first: the lattice may fill the device
+      f_ = Distributions(Kokkos::view_alloc(space_, "pk::lbm::f"), plan_.lattice_slots(), D3Q19::size);
+    }
     plan_.choose_streaming_stores(f_.size(), precision_name<Precision>, restart, trial_pairs);
     plan_.choose_odd_step_teams(f_.size(), precision_name<Precision>, restart, trial_pairs);
     initialize_with(initial);

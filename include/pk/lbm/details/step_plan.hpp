@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -84,27 +83,34 @@ class StepPlan {
   StepPlan(const ExecutionSpace& space, const Parameters& parameters, int cells)
       : space_(space), parameters_(parameters), cells_(cells) {}
 
-  // Whether the lattice is in shifted storage (slot()): as Parameters::aa_storage asks, or
-  // for `tuned`, shifted for fp32 storage (what PK_AUTOTUNE=0 takes) where device spaces time
-  // both on scratch solvers of type Scratch, and plain for fp16 storage (shifted, its even
-  // step misaligns every 2-byte access: docs/lbm.md). Call before any allocation.
-  template <class Scratch>
-  void choose_shifted_storage(const char* precision) {
+  // Whether the lattice is in shifted storage (slot()), as Parameters::aa_storage asks or,
+  // for `tuned`, for fp32 storage (what PK_AUTOTUNE=0 takes), and plain for fp16 storage
+  // (shifted, its even step misaligns every 2-byte access: docs/lbm.md). Device spaces time
+  // fp32's two storages on the solver's own lattice (choose_tuned_storage): it is allocated
+  // shifted, with the margins, until then. Call before any allocation.
+  void choose_shifted_storage() {
     const AaStorage asked = parameters_.aa_storage;
     require(asked != AaStorage::shifted || can_shift,
             "pk::lbm::Solver: shifted storage needs the cells traversal and fp32 arithmetic (fp32 or fp16 storage)");
     if constexpr (can_shift) {
       if (parameters_.streaming != Streaming::aa) return;
-      if (asked != AaStorage::tuned) {
-        shifted_ = asked == AaStorage::shifted;
-        return;
-      }
-      constexpr bool fp32_storage = std::is_same_v<Storage, float>;
-      if constexpr (runs_on_host<ExecutionSpace>)
-        shifted_ = fp32_storage;
-      else
-        shifted_ = fp32_storage && tuned_shifted_storage<Scratch>(precision);
+      shifted_ = asked == AaStorage::tuned ? std::is_same_v<Storage, float> : asked == AaStorage::shifted;
+      tunes_storage_ = asked == AaStorage::tuned && std::is_same_v<Storage, float> && !runs_on_host<ExecutionSpace>;
     }
+  }
+
+  // For a tuned fp32 storage on a device space, pk::autotune's choice between shifted (1, the
+  // default) and plain (0), timed on the solver's lattice (tuned_on_lattice): the two storages
+  // rank differently on lattices of different sizes (docs/lbm.md). Returns whether the choice
+  // is plain, whose lattice the solver then allocates again without the margins.
+  template <class Restart, class TrialPairs>
+  bool choose_tuned_storage(std::size_t slots, const char* precision, const Restart& restart,
+                            const TrialPairs& trial_pairs) {
+    if (!tunes_storage_) return false;
+    const std::string key = std::string("lbm.aa.shifted.") + precision + ".slots=" + std::to_string(slots);
+    shifted_ = tuned_on_lattice(
+                   key, {1, 0}, [&](int candidate) { shifted_ = candidate == 1; }, restart, trial_pairs) == 1;
+    return !shifted_;
   }
 
   // Whether streaming steps (A-B, A-A odd) of the whole lattice or of whole x-y planes of it
@@ -267,43 +273,32 @@ class StepPlan {
   template <class Functor, int... teams>
   void parallel_for_teams(const char* label, int begin, int end, const Functor& functor,
                           std::integer_sequence<int, teams...>) const {
-    ((odd_step_teams_ == teams && (Kokkos::parallel_for(label, AaPolicy<teams>(space_, begin, end), functor), true)) ||
-     ...);
+    (void)((odd_step_teams_ == teams &&
+            (Kokkos::parallel_for(label, AaPolicy<teams>(space_, begin, end), functor), true)) ||
+           ...);  // the first candidate that matches launches; the fold's value is not needed
   }
 
   // pk::autotune's choice among `candidates` for the job `key`, each put in place by
   // set(candidate) and timed on the solver's own lattices by `trial_pairs(pairs)` (step_pairs:
-  // at least 2^23 cell updates); `restart()` first puts the lattice at its initial state (the
-  // solver starts it again after the choice).
+  // at least 2^22 cell updates); `restart()` first puts the lattice at its initial state (the
+  // solver starts it again after the choice). The trials are affordable on lattices of 2^16
+  // cells or more, within a twentieth of Parameters::planned_steps where that is known.
   template <class Set, class Restart, class TrialPairs>
   int tuned_on_lattice(const std::string& key, const std::vector<int>& candidates, const Set& set,
                        const Restart& restart, const TrialPairs& trial_pairs) const {
     const long pairs = std::max(1L, (1L << 22) / static_cast<long>(cells_));
+    const long trial_steps = 2 * pairs * static_cast<long>(candidates.size()) * (autotune_rounds + 1);
+    const bool affordable =
+        cells_ >= (1 << 16) && (parameters_.planned_steps == 0 || 20 * trial_steps <= parameters_.planned_steps);
     bool started = false;  // a choice autotune has cached runs no trial and needs no start
     const auto trial = [&](int candidate) {
-      if (!started) restart(), started = true;  // autotune's untimed warm-up run
+      if (!started) restart(), started = true;  // before autotune's untimed warm-up runs
       set(candidate);
       trial_pairs(pairs);
     };
-    return autotune(space_, key, candidates, trial);
-  }
-
-  // pk::autotune's choice between shifted (1, the default) and plain (0) storage on the device
-  // behind the space, timed on scratch solvers of 128^3 cells, eight steps each (docs/lbm.md),
-  // freed before the solver allocates its own.
-  template <class Scratch>
-  bool tuned_shifted_storage(const char* precision) const {
-    std::optional<Scratch> scratch[2];
-    const auto trial = [&](int candidate) {
-      if (!scratch[candidate]) {  // built in autotune's untimed warm-up run
-        Parameters p;
-        p.check_interval = 0;
-        p.aa_storage = candidate == 1 ? AaStorage::shifted : AaStorage::plain;
-        scratch[candidate].emplace(space_, periodic_box(128, 128, 128), p);
-      }
-      scratch[candidate]->advance(8);
-    };
-    return autotune(space_, std::string("lbm.aa.shifted.") + precision, {1, 0}, trial) == 1;
+    const int choice = autotune(space_, key, candidates, trial, affordable);
+    set(choice);
+    return choice;
   }
 
   // The A-A even step in shifted fp32 storage stages rows of cells through a team's scratch;
@@ -371,6 +366,7 @@ class StepPlan {
   Parameters parameters_;
   int cells_;
   bool shifted_ = false;
+  bool tunes_storage_ = false;
   bool split_by_walls_ = false;
   bool streaming_stores_ = false;
   int odd_step_teams_ = Launch<ExecutionSpace>::teams_per_multiprocessor;
