@@ -6,11 +6,13 @@
 // Checkpoints of CG's state and restarts (--checkpoint, --restart) continue a solve bit for
 // bit (docs/jobs.md).
 #include <pk/app/cli.hpp>
+#include <pk/app/process.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
 #include <pk/app/space_selection.hpp>
 #include <pk/app/table.hpp>
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/checkpoint.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
@@ -163,6 +165,7 @@ std::optional<Setup> parse(int argc, char** argv) {
   const auto spaces = pk::select_spaces(o.space);
   pk::require(spaces.size() == 1 || (o.checkpoint.path.empty() && o.checkpoint.restart.empty()),
               "--checkpoint and --restart: a checkpoint holds a run on one space; choose it with --space");
+  pk::require_writable_directory(o.out, "--out");
   return Setup{o, settings, file_observations, chunking, spaces, *kokkos_args};
 }
 
@@ -458,6 +461,7 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
 }  // namespace
 
 int main(int argc, char** argv) {
+  pk::bind_openmp_threads_by_default(argv);
 #if PK_ENABLE_MPI
   pk::mpi::Environment mpi(argc, argv);
   if (mpi.ranks() > 1) return pk::mpi::run_program("pk-3dvar", argc, argv, parse, run_ranks);

@@ -687,6 +687,12 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   return !completed;
 }
 
+// Before the work: the folders of the summary and the record can be written.
+void require_writable_outputs(const Options& o) {
+  pk::require_writable_directory(o.out, "--out");
+  if (!o.results.empty()) pk::require_writable_directory(o.results, "--results");
+}
+
 // pk-gbees on several ranks: checkpoints, Monte Carlo and the convergence study are one
 // rank's (refused here).
 int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
@@ -695,7 +701,7 @@ int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std:
     pk::require(o.checkpoint.path.empty() && o.checkpoint.restart.empty() && o.mc_samples == 0 && !o.convergence,
                 "on several MPI ranks pk-gbees runs without --checkpoint, --restart, --mc-samples and "
                 "--convergence (run those on one rank)");
-    if (world.rank() == 0) pk::make_directories(o.out);
+    if (world.rank() == 0) require_writable_outputs(o);
   });
   bool stopped = false;
   pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
@@ -734,6 +740,7 @@ std::optional<Setup> parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pk::bind_openmp_threads_by_default(argv);
 #if PK_ENABLE_MPI
   pk::mpi::Environment mpi(argc, argv);
   if (mpi.ranks() > 1) return pk::mpi::run_program("pk-gbees", argc, argv, parse, run_ranks);
@@ -742,7 +749,7 @@ int main(int argc, char** argv) {
     const std::optional<Setup> setup = parse(argc, argv);
     if (!setup) return 0;
     const Options& o = setup->o;
-    pk::make_directories(o.out);
+    require_writable_outputs(o);
     pk::Session session(setup->kokkos_args);
     pk::catch_interrupts();
     const std::string command = pk::command_line(argc, argv);

@@ -3,13 +3,16 @@
 #include "bench/registry.hpp"
 
 #include <pk/app/cli.hpp>
+#include <pk/app/process.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
 #include <pk/app/table.hpp>
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/interrupt.hpp>
+#include <pk/core/memory.hpp>
 
 #include <iostream>
 #include <regex>
@@ -39,6 +42,7 @@ std::size_t copy_probe_length(Size size) {
 }  // namespace pk::bench
 
 int main(int argc, char** argv) {
+  pk::bind_openmp_threads_by_default(argv);
   using namespace pk::bench;
   return pk::run_app("pk-bench", [&] {
     std::string space_request = "all", kernel_request = "all", case_request = ".*", out = "pk-results";
@@ -72,6 +76,7 @@ int main(int argc, char** argv) {
       throw pk::Error("--case: '" + case_request + "' is not a regular expression");
     }
     const auto spaces = pk::select_spaces(space_request);
+    pk::require_writable_directory(out, "--out");
     for (const auto& s : pk::enabled_space_statuses())
       if (!s.available()) std::cout << "space " << s.name << ": not run, " << s.unavailable_reason << '\n';
 
@@ -88,10 +93,23 @@ int main(int argc, char** argv) {
       const std::string name = pk::SpaceTraits<Space>::name;
       const std::string device = pk::describe_device(space);
       std::cout << "space " << name << ": " << device << std::endl;
-      Context context{size, pk::measure_copy_bandwidth(space, copy_probe_length(size), 20), cases};
+      // A limit the user set (ulimit -v, a cgroup) or a device too small for the size is a
+      // refusal naming what fits, as in the programs, not an internal error.
+      const pk::MemoryAdvice advice = [&](double usable) {
+        return pk::format_number(usable / 1e9, 3) + " GB may be used here: try a smaller --size or fewer --case";
+      };
+      const auto size_name = std::string(size == Size::tiny ? "tiny" : size == Size::small ? "small" : "full");
+      const std::string what = "pk-bench --size " + size_name;
+      Context context{
+          size,
+          pk::refuse_if_out_of_memory(space, what, advice,
+                                      [&] { return pk::measure_copy_bandwidth(space, copy_probe_length(size), 20); }),
+          cases};
       for (const Benchmark* b : chosen) {
         if (pk::interrupted()) break;
-        for (const Result& r : b->run_on.at(name)(context)) {
+        const auto results = pk::refuse_if_out_of_memory(space, what + " --kernel " + b->kernel, advice,
+                                                         [&] { return b->run_on.at(name)(context); });
+        for (const Result& r : results) {
           if (!context.wants(r.case_name)) continue;  // a benchmark that measured it anyway
           pk::ResultRecord record{b->kernel, r.case_name,       name,     device, command,
                                   r.metrics, pk::interrupted(), r.figure, r.limit};

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -148,6 +149,23 @@ void make_directories(const std::string& path) {
   std::error_code ec;
   fs::create_directories(path, ec);
   require(!ec, "cannot create the directory '" + path + "': " + ec.message());
+}
+
+void require_writable_directory(const std::string& path, const std::string& option) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  require(!ec, option, " ", path, ": cannot create the directory: ", ec.message());
+  require(fs::is_directory(path, ec), option, " ", path, ": not a directory");
+  std::string probe = (fs::path(path) / ".pk-write-test-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  require(fd >= 0, option, " ", path, ": cannot write in the directory: ", std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+void require_writable_file_folder(const std::string& path, const std::string& option) {
+  const fs::path folder = fs::path(path).parent_path();
+  require_writable_directory(folder.empty() ? "." : folder.string(), option + " " + path + ":");
 }
 
 void require_stdout_written() {

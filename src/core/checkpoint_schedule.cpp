@@ -1,3 +1,4 @@
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/checkpoint_schedule.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/interrupt.hpp>
@@ -13,6 +14,7 @@ void check_checkpoint_options(const CheckpointOptions& o) {
           ": must be >= 0 (0: not by time)");
   require(!o.path.empty() || (o.every == 0 && o.seconds == 0),
           "--checkpoint-every and --checkpoint-seconds need --checkpoint FILE");
+  if (!o.path.empty()) require_writable_file_folder(o.path, "--checkpoint");
 }
 
 CheckpointSchedule::CheckpointSchedule(const CheckpointOptions& options, std::int64_t step)

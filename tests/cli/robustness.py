@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Hostile-user checks of the programs, one per ctest test:
 
-  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz | input-files | memory-limit | plot
+  robustness.py BINDIR full-disk | stdout-full | interrupt | shell | fuzz | input-files | memory-limit | plot |
+                outputs-first | config-elsewhere | binding
 
 full-disk: a file size limit (RLIMIT_FSIZE) makes writes fail part way: the program must
   exit 2 and leave no file, whole or partial, under a final name.
@@ -16,7 +17,13 @@ input-files: a device, a directory, a FIFO and an oversized file given to every 
 memory-limit: an address-space limit (ulimit -v, RLIMIT_AS) is honoured: a run that cannot
   fit is refused up front, one that fits runs, and a GBEES grid that outgrows the limit part
   way (lowered while it runs) stops with one line naming what fits, status 2, and the run
-  until then written.
+  until then written; pk-bench under a limit its size cannot fit refuses likewise.
+outputs-first: an output folder that cannot be made (a file in its way) or a checkpoint whose
+  folder cannot be, is refused by every program before its work: one line, status 2.
+config-elsewhere: the shipped pk-gbees configs run from another working directory (their data
+  paths name files beside them).
+binding: a program started without OMP_PROC_BIND and OMP_PLACES binds its threads (spread over
+  hardware threads) and its record says pk set it; a user's setting is kept and named.
 plot: pk-gbees --plot finds a Python that has matplotlib past a python3 without it first on
   PATH, and says what to install when PK_PYTHON names one without it.
 """
@@ -221,6 +228,70 @@ def memory_limit(tmp):
         marginals = files_under(os.path.join(gbees, "gbees-lorenz63-openmp"))
         check(len(marginals) >= 6, f"pk-gbees growing past its address space kept {len(marginals)} marginal files")
     check(not [f for f in files_under(tmp) if ".tmp-" in f], "temporary files left")
+    ulimit_v = limit_address_space(200000 * 1024)  # ulimit -v 200000
+    r = run([program("pk-bench"), "--space", "openmp", "--size", "small", "--kernel", "copy", "--out", out],
+            preexec_fn=ulimit_v, timeout=120)
+    check(one_error_line(r, "pk-bench", r"openmp: pk-bench --size small ran out of memory \(.*\): [0-9.]+ GB may be "
+                                        r"used here: try a smaller --size"),
+          f"pk-bench --size small under ulimit -v 200000: status {r.returncode}, stderr {r.stderr!r}")
+
+
+def outputs_first(tmp):
+    in_the_way = os.path.join(tmp, "a-file")
+    open(in_the_way, "w").close()
+    out = ["--out", in_the_way]
+    programs = {
+        "pk-lbm": ["--space", "openmp", "--channel", "8", "4", "4", "--steps", "5"] + out,
+        "pk-gbees": ["--space", "openmp", "--end-time", "0.05", "--no-measurements", "--snapshots", "1"] + out,
+        "pk-3dvar": ["--space", "openmp", "--grid", "32,24,4", "--observations", "300"] + out,
+        "pk-matern": ["loglik", "--space", "openmp", "-n", "200"] + out,
+        "pk-bench": ["--space", "openmp", "--size", "tiny", "--kernel", "copy"] + out,
+        "pk-gbees --results": ["--space", "openmp", "--end-time", "0.05", "--no-measurements", "--out",
+                               os.path.join(tmp, "o"), "--results", in_the_way],
+        "pk-matern fit --checkpoint": ["fit", "--space", "openmp", "-n", "200", "--out", os.path.join(tmp, "o"),
+                                       "--checkpoint", os.path.join(in_the_way, "journal")],
+        "pk-lbm --checkpoint": ["--space", "openmp", "--channel", "8", "4", "4", "--out", os.path.join(tmp, "o"),
+                                "--checkpoint", os.path.join(in_the_way, "c")],
+    }
+    for what, argv in programs.items():
+        name = what.split()[0]
+        r = run([program(name)] + argv, timeout=60)
+        check(one_error_line(r, name, r"--(out|results|checkpoint) .*(cannot create the directory|not a directory)"),
+              f"{what} with a file in the way: status {r.returncode}, stderr {r.stderr!r}")
+        check("log-likelihood" not in r.stdout and "MLUPS" not in r.stdout and "steps of" not in r.stdout,
+              f"{what} worked before refusing its output: {r.stdout[-300:]!r}")
+
+
+def config_elsewhere(tmp):
+    configs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "apps", "gbees")
+    short = ["--space", "openmp", "--mc-samples", "0", "--snapshots", "1", "--progress", "0", "--out", "out"]
+    for name, end in (("lorenz63.ini", "1"), ("pcr3bp.ini", "0.02")):  # lorenz63's measurement is at t = 1
+        r = run([program("pk-gbees"), "--config", os.path.join(configs, name), "--end-time", end] + short,
+                timeout=120, cwd=tmp)
+        check(r.returncode == 0, f"pk-gbees --config {name} from {tmp}: status {r.returncode}, stderr {r.stderr!r}")
+    # A relative path on the command line is the working directory's, as before (m.txt is
+    # there, not beside the config).
+    with open(os.path.join(tmp, "m.txt"), "w") as f:
+        f.write("0.01 3 -8 1\n")
+    r = run([program("pk-gbees"), "--config", os.path.join(configs, "lorenz63.ini"), "--measurement-file", "m.txt",
+             "--end-time", "0.02"] + short, timeout=120, cwd=tmp)
+    check(r.returncode == 0,
+          f"pk-gbees --measurement-file m.txt in {tmp}: status {r.returncode}, {r.stdout[-300:]!r} {r.stderr!r}")
+
+
+def binding(tmp):
+    env = {k: v for k, v in ENV.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES")}
+    env = {k: v for k, v in env.items() if not k.startswith(("OMPI_", "PMI", "SLURM_"))}
+    for setting, expected in ((None, "spread/threads (set by pk)"), ("close", "close/- (the user's)")):
+        run_env = dict(env, OMP_PROC_BIND=setting) if setting else env
+        r = run([program("pk-bench"), "--space", "openmp", "--size", "tiny", "--kernel", "copy", "--out", tmp],
+                env=run_env, timeout=120)
+        records = [f for f in files_under(tmp) if f.endswith(".json")]
+        check(r.returncode == 0 and records, f"pk-bench with OMP_PROC_BIND={setting}: {r.returncode} {r.stderr!r}")
+        for path in records:
+            got = json.load(open(path)).get("openmp_binding")
+            check(got == expected, f"OMP_PROC_BIND={setting}: {os.path.basename(path)} says {got!r}, not {expected!r}")
+        check("OMP_PROC_BIND" not in r.stderr or setting, f"Kokkos warned of no binding: {r.stderr!r}")
 
 
 def plot(tmp):
@@ -343,7 +414,8 @@ def fuzz(tmp):
 
 with tempfile.TemporaryDirectory(prefix="pk-robustness-") as tmp:
     {"full-disk": full_disk, "stdout-full": stdout_full, "interrupt": interrupt, "shell": shell, "fuzz": fuzz,
-     "input-files": input_files, "memory-limit": memory_limit, "plot": plot}[sys.argv[2]](tmp)
+     "input-files": input_files, "memory-limit": memory_limit, "plot": plot, "outputs-first": outputs_first,
+     "config-elsewhere": config_elsewhere, "binding": binding}[sys.argv[2]](tmp)
 if failures:
     sys.exit(f"{len(failures)} failure(s)")
 print("all passed")

@@ -44,6 +44,14 @@ class AtomicFile {
 // Creates the directory `path` and its parents where missing; pk::Error when it cannot.
 void make_directories(const std::string& path);
 
+// Before a program's work: creates the directory `path` (named by `option`, e.g. "--out") and
+// writes and removes a file in it, so that a folder that cannot hold the outputs (a file in
+// the way, no permission, a read-only disk) is refused (pk::Error) before hours of work.
+void require_writable_directory(const std::string& path, const std::string& option);
+
+// The same for the folder of the file `path` (its directory, or the working directory).
+void require_writable_file_folder(const std::string& path, const std::string& option);
+
 // Throws pk::Error when something written to standard output was lost (a full disk, a
 // closed file): flushes std::cout and C's stdout first.
 void require_stdout_written();
