@@ -3,6 +3,7 @@
 #include <pk/app/checkpoint_options.hpp>
 #include <pk/core/backend_names.hpp>
 #include <pk/core/column_file.hpp>
+#include <pk/core/details/config_file.hpp>
 #include <pk/core/error.hpp>
 
 #include <cstdio>
@@ -32,10 +33,11 @@ void add_options(CLI::App& cli, Options& o) {
       ->check(CLI::IsMember({"box", "above-threshold"}));
   cli.add_option_function<double>(
       "--end-time", [&o](double v) { o.end_time = v; }, "final time (default: the paper's)");
-  cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'");
-  cli.add_option("--ensemble", o.ensemble_file,
-                 "an ensemble of PDFs in one grid: a file of initial means, n values per line (grid centred on "
-                 "--mean)");
+  input_file_option(
+      cli.add_option("--measurement-file", o.measurement_file, "measurements: lines 'time component value std'"));
+  input_file_option(cli.add_option("--ensemble", o.ensemble_file,
+                                   "an ensemble of PDFs in one grid: a file of initial means, n values per line "
+                                   "(grid centred on --mean)"));
   cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
   cli.add_flag("--paper-back-faces", o.paper_back_faces,
                "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");

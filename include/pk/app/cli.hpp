@@ -36,16 +36,20 @@ inline std::optional<std::vector<std::string>> parse_command_line(CLI::App& cli,
     const std::string arg = argv[i];
     (arg.rfind("--kokkos-", 0) == 0 ? kokkos : own).push_back(arg);
   }
+  std::string config_path;
   if (const CLI::Option* config = cli.get_config_ptr()) {
     const std::string flag = config->get_lnames().front();
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
-      if (arg == "--" + flag && i + 1 < argc) Details::check_config_file(cli, argv[i + 1]);
-      if (arg.rfind("--" + flag + "=", 0) == 0) Details::check_config_file(cli, arg.substr(flag.size() + 3));
+      if (arg == "--" + flag && i + 1 < argc) config_path = argv[i + 1];
+      if (arg.rfind("--" + flag + "=", 0) == 0) config_path = arg.substr(flag.size() + 3);
     }
+    if (!config_path.empty()) Details::check_config_file(cli, config_path);
   }
+  const std::vector<std::string> given = own;  // CLI11 consumes what it parses
   try {
     cli.parse(own);
+    if (!config_path.empty()) Details::resolve_config_paths(cli, given, config_path);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     return std::nullopt;

@@ -1,14 +1,16 @@
 #pragma once
-// The check of a --config file's text (pk/app/cli.hpp): free of Kokkos, so that the fuzz
-// targets (tests/fuzz) build it alone.
+// The check of a --config file's text, and the data paths it names (pk/app/cli.hpp): free of
+// Kokkos, so that the fuzz targets (tests/fuzz) build it alone.
 #include <pk/core/column_file.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace pk::Details {
 
@@ -41,4 +43,30 @@ inline void check_config_text(const CLI::App& cli, const std::string& text, cons
   }
 }
 
+// A --config file's data paths name files beside it: each option marked input_file_option()
+// that the file set (not the command line) to a relative path is taken against the file's
+// folder, whatever the working directory.
+inline void resolve_config_paths(CLI::App& cli, const std::vector<std::string>& args, const std::string& config) {
+  const std::filesystem::path folder = std::filesystem::path(config).parent_path();
+  for (CLI::Option* option : cli.get_options()) {
+    if (option->get_type_name() != "FILE" || option->count() != 1 || option == cli.get_config_ptr()) continue;
+    const std::string name = "--" + option->get_lnames().front();
+    const bool on_command_line = std::any_of(
+        args.begin(), args.end(), [&](const std::string& arg) { return arg == name || arg.rfind(name + "=", 0) == 0; });
+    const std::string value = option->results().front();
+    if (on_command_line || value.empty() || std::filesystem::path(value).is_absolute()) continue;
+    option->clear();
+    option->add_result((folder / value).string());
+    option->run_callback();
+  }
+}
+
 }  // namespace pk::Details
+
+namespace pk {
+
+// Marks an option that names a file to read: a --config file that sets it to a relative path
+// means a path relative to itself (parse_command_line).
+inline CLI::Option* input_file_option(CLI::Option* option) { return option->type_name("FILE"); }
+
+}  // namespace pk
