@@ -5,7 +5,10 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 extern char** environ;
@@ -49,6 +52,34 @@ int run_program(const std::vector<std::string>& argv) {
 bool program_succeeds(const std::vector<std::string>& argv) {
   int failed = 0;
   return spawn_and_wait(argv, true, failed) == 0 && failed == 0;
+}
+
+namespace {
+// Set in the environment of the program's second start, so that its records can say who chose.
+constexpr const char* binding_marker = "PK_OPENMP_BINDING_SET";
+}  // namespace
+
+void bind_openmp_threads_by_default(char** argv) {
+  if (std::getenv("OMP_PROC_BIND") || std::getenv("OMP_PLACES")) return;
+  // An MPI launcher binds each rank, or deliberately does not (--bind-to none): ranks that
+  // each spread over the whole node would share its first CPUs.
+  for (const char* launcher : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_STEP_NUM_TASKS"})
+    if (std::getenv(launcher)) return;
+  ::setenv("OMP_PROC_BIND", "spread", 1);
+  ::setenv("OMP_PLACES", "threads", 1);
+  ::setenv(binding_marker, "1", 1);
+  ::execv("/proc/self/exe", argv);
+  ::unsetenv("OMP_PROC_BIND");  // no /proc: the runtime already read the environment without them
+  ::unsetenv("OMP_PLACES");
+  ::unsetenv(binding_marker);
+}
+
+std::string openmp_binding() {
+  const char* bind = std::getenv("OMP_PROC_BIND");
+  const char* places = std::getenv("OMP_PLACES");
+  if (!bind && !places) return "unset (the runtime's default)";
+  const std::string setting = std::string(bind ? bind : "-") + "/" + (places ? places : "-");
+  return setting + (std::getenv(binding_marker) ? " (set by pk)" : " (the user's)");
 }
 
 }  // namespace pk

@@ -1,17 +1,25 @@
+#include <pk/app/process.hpp>
 #include <pk/app/results.hpp>
 #include <pk/core/atomic_file.hpp>
+#include <pk/core/device_info.hpp>
 #include <pk/core/error.hpp>
 #include <pk/core/tuning.hpp>
 
 #include <Kokkos_Macros.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sched.h>
+
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <sstream>
+#include <utility>
 
 #ifndef PK_COMMIT
 #define PK_COMMIT "unknown"
@@ -51,6 +59,39 @@ int cpu_simd_bytes() {
 #endif
 }
 
+HostTopology host_topology() {
+  HostTopology topology;
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return topology;
+  std::set<std::pair<long, long>> cores;  // (package, core)
+  std::set<long> packages;
+  const auto read_number = [](const std::string& path) {
+    long value = -1;
+    std::ifstream(path) >> value;
+    return value;
+  };
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) continue;
+    const std::string topology_path = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    const long package = read_number(topology_path + "physical_package_id");
+    const long core = read_number(topology_path + "core_id");
+    ++topology.cpus;
+    if (package < 0 || core < 0) continue;
+    packages.insert(package);
+    cores.insert({package, core});
+  }
+  topology.sockets = static_cast<int>(packages.size());
+  topology.cores = static_cast<int>(cores.size());
+  topology.threads_per_core = topology.cores > 0 ? topology.cpus / topology.cores : 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/devices/system/node", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4])))
+      ++topology.numa_nodes;
+  }
+  return topology;
+}
+
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
@@ -70,6 +111,7 @@ std::string write_result(const ResultRecord& record, const std::string& director
     require(std::isfinite(value), "result " + result_file_name(record) + ": metric '" + name + "' is not finite");
     metrics[name] = value;
   }
+  const HostTopology topology = host_topology();
   nlohmann::ordered_json json = {{"kernel", record.kernel},
                                  {"case", record.case_name},
                                  {"space", record.space},
@@ -77,9 +119,19 @@ std::string write_result(const ResultRecord& record, const std::string& director
                                  {"commit", build_commit()},
                                  {"kokkos", {{"version", kokkos_version()}, {"patches", kokkos_patches()}}},
                                  {"host_simd_bytes", {{"compiled", compiled_simd_bytes()}, {"cpu", cpu_simd_bytes()}}},
+                                 {"host",
+                                  {{"cpu", host_cpu_model()},
+                                   {"sockets", topology.sockets},
+                                   {"cores", topology.cores},
+                                   {"threads_per_core", topology.threads_per_core},
+                                   {"numa_nodes", topology.numa_nodes},
+                                   {"cpus", topology.cpus}}},
                                  {"date", utc_timestamp()},
                                  {"command", record.command},
                                  {"metrics", metrics}};
+  const std::string tuning_cache = tuning_cache_folder();
+  json["tuning"] = {{"trials", autotune_trials()}, {"cache", tuning_cache.empty() ? "off" : tuning_cache}};
+  json["openmp_binding"] = openmp_binding();
   if (!record.figure.empty()) json["figure"] = record.figure;
   if (!record.limit.empty()) json["limit"] = record.limit;
   if (record.interrupted) json["interrupted"] = true;

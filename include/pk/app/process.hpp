@@ -1,6 +1,6 @@
 #pragma once
 // Starting another program without a shell: the arguments go to it as they are, so no file
-// name or option value can run a command.
+// name or option value can run a command. And the OpenMP binding a program starts with.
 #include <string>
 #include <vector>
 
@@ -13,5 +13,16 @@ int run_program(const std::vector<std::string>& argv);
 // Whether argv[0] starts and exits with status 0, its output discarded: a probe, such as
 // {"python3", "-c", "import matplotlib"}.
 bool program_succeeds(const std::vector<std::string>& argv);
+
+// Binds OpenMP threads one to a hardware thread, spread over the CPUs (OMP_PROC_BIND=spread,
+// OMP_PLACES=threads) where the user set neither variable and no MPI launcher started the
+// program (it binds ranks, or was told not to): the first call in main(). The
+// OpenMP runtime reads its environment when it loads, before main(), so the program starts
+// itself again with both set (execv; no shell); if it cannot, it runs unbound.
+void bind_openmp_threads_by_default(char** argv);
+
+// "spread/threads (set by pk)", "close/cores (the user's)", or "unset (the runtime's default)":
+// what the records say of the binding.
+std::string openmp_binding();
 
 }  // namespace pk

@@ -1,8 +1,9 @@
 #pragma once
 // Benchmark and run records, written as one JSON file each:
 // {kernel, case, space, device, commit, kokkos: {version, patches}, host_simd_bytes: {compiled,
-//  cpu}, date, command, metrics: {name: number, ...}}, and "interrupted": true for a run that
-// SIGINT or SIGTERM stopped early.
+//  cpu}, host: {cpu, sockets, cores, threads_per_core, numa_nodes, cpus}, date, command,
+//  metrics: {name: number, ...}, tuning: {trials, cache}, openmp_binding},
+// and "interrupted": true for a run that SIGINT or SIGTERM stopped early.
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ std::vector<std::string> kokkos_patches();
 // runs, but its host figures are not this CPU's.
 int compiled_simd_bytes();
 int cpu_simd_bytes();
+
+// The host's layout, as the records give it: sockets, cores, hardware threads per core and
+// NUMA nodes of the CPUs this process may run on (Linux sysfs; 0 where unknown).
+struct HostTopology {
+  int sockets = 0, cores = 0, threads_per_core = 0, numa_nodes = 0, cpus = 0;
+};
+HostTopology host_topology();
 
 // The current UTC time as ISO 8601, e.g. 2026-11-23T12:00:00Z.
 std::string utc_timestamp();
