@@ -8,13 +8,16 @@
 // per rank. Built with cuSOLVERMg, --gpus N spreads it over N GPUs of one process
 // (pk/besselk/multi_gpu.hpp).
 #include <pk/app/cli.hpp>
+#include <pk/app/process.hpp>
 #include <pk/app/results.hpp>
 #include <pk/app/run_app.hpp>
 #include <pk/app/session.hpp>
 #include <pk/app/space_selection.hpp>
+#include <pk/besselk/fit_journal.hpp>
 #include <pk/besselk/likelihood.hpp>
 #include <pk/besselk/matern.hpp>
 #include <pk/core/atomic_file.hpp>
+#include <pk/core/checkpoint.hpp>
 #include <pk/core/column_file.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
@@ -32,6 +35,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -49,9 +53,29 @@ struct Setup {
   int tile = bk::default_tile_size, gpus = 0, max_evaluations = bk::OptimizerSettings{}.max_evaluations;
   double tolerance = 1e-5;
   bool profile_variance = false, from_file = false;
+  std::string checkpoint, restart;  // the fit's journal (fit_journal.hpp)
+  std::shared_ptr<bk::FitJournal> journal;
   bk::MaternData data;
   std::vector<std::string> spaces, kokkos_args;
 };
+
+// What a fit's log-likelihood values depend on: the data (or how it is generated), the space
+// and whether sigma^2 is profiled. A journal of another identity is refused.
+std::string journal_identity(const Setup& setup) {
+  std::ostringstream identity;
+  identity << std::hexfloat << setup.spaces.front() << " profile-variance=" << setup.profile_variance << ' ';
+  if (setup.from_file) {
+    const auto& d = setup.data;
+    std::uint32_t crc = pk::crc32(d.locations.x.data(), d.locations.x.size() * sizeof(double));
+    crc = pk::crc32(d.locations.y.data(), d.locations.y.size() * sizeof(double), crc);
+    identity << "file n=" << d.z.size() << " crc32=" << pk::crc32(d.z.data(), d.z.size() * sizeof(double), crc);
+  } else {
+    const bk::MaternParameters& p = setup.params;
+    identity << "synthetic n=" << setup.data.locations.x.size() << " seed=" << setup.seed << " params=" << p.variance
+             << ',' << p.range << ',' << p.smoothness << " tile=" << setup.tile;
+  }
+  return identity.str();
+}
 
 // Nothing when --help was answered; pk::Error for bad input. Everything is checked before
 // Kokkos starts.
@@ -81,6 +105,10 @@ std::optional<Setup> parse(int argc, char** argv) {
   cli.add_flag("--profile-variance", setup.profile_variance,
                "fit (beta, nu) with sigma^2 at its closed-form maximiser (same maximum, fewer evaluations)");
   cli.add_option("--out", setup.out, "directory for the result JSON");
+  cli.add_option("--checkpoint", setup.checkpoint,
+                 "fit: keep every evaluation in FILE as it is made, so that --restart FILE resumes the fit");
+  cli.add_option("--restart", setup.restart,
+                 "fit: resume the fit whose evaluations FILE holds (the same data, space and --start)");
   const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
   if (!kokkos_args) return std::nullopt;
   setup.kokkos_args = *kokkos_args;
@@ -109,6 +137,17 @@ std::optional<Setup> parse(int argc, char** argv) {
   }
   if (setup.mode == "generate") pk::require(!setup.data_path.empty(), "generate needs --data FILE to write to");
   setup.spaces = pk::select_spaces(space_request);
+  pk::require_writable_directory(setup.out, "--out");
+  if (setup.mode == "generate") pk::require_writable_file_folder(setup.data_path, "--data");
+  if (!setup.checkpoint.empty() || !setup.restart.empty()) {
+    pk::require(setup.mode == "fit", "--checkpoint and --restart keep and resume a fit: use them with the fit mode");
+    pk::require(setup.spaces.size() == 1,
+                "--checkpoint and --restart: a journal holds a fit on one space; choose it "
+                "with --space");
+    if (!setup.checkpoint.empty()) pk::require_writable_file_folder(setup.checkpoint, "--checkpoint");
+    setup.journal = std::make_shared<bk::FitJournal>(journal_identity(setup));
+    if (!setup.restart.empty()) setup.journal->read(setup.restart);
+  }
   return setup;
 }
 
@@ -152,6 +191,16 @@ void print_fit(const std::string& name, long count, const bk::Fit& fit, pk::Resu
                          {"seconds_per_evaluation", fit.seconds / std::max(1, fit.evaluations)}});
 }
 
+// A resumed fit's evaluations taken from its journal, in the record and on stdout; the time
+// per evaluation counts those evaluated.
+void print_recalled(const Setup& setup, const bk::Fit& fit, pk::ResultRecord& record) {
+  if (!setup.journal || setup.restart.empty()) return;
+  const int recalled = setup.journal->recalled();
+  std::cout << "  resumed: " << recalled << " of the evaluations taken from " << setup.restart << std::endl;
+  record.metrics["recalled_evaluations"] = recalled;
+  record.metrics["seconds_per_evaluation"] = fit.seconds / std::max(1, fit.evaluations - recalled);
+}
+
 // One n x n matrix at a time (the synthetic field's factor, then the likelihood's work).
 std::string fewer_locations(double bytes) {
   return "about " + std::to_string(static_cast<long>(std::sqrt(bytes / 8))) +
@@ -184,6 +233,8 @@ bk::OptimizerSettings optimizer_settings(const Setup& setup, bool show_progress)
       for (std::size_t i = 0; i < at.size(); ++i) std::cerr << (i ? ", " : "") << std::setprecision(6) << at[i];
       std::cerr << "): log-likelihood " << std::setprecision(12) << value << std::endl;
     };
+  // Only the rank that shows progress writes the journal; every rank recalls what it read.
+  if (setup.journal) setup.journal->attach(settings, show_progress ? setup.checkpoint : "");
   return settings;
 }
 
@@ -218,9 +269,10 @@ void run(const Space& space, const Setup& setup, const std::string& command, boo
     const double value = bk::log_likelihood(space, s, z, setup.params, work, &times, setup.tile);
     print_loglik(name, count, value, setup.params, times, record);
   } else {
-    print_fit(name, count,
-              bk::fit_matern(space, s, z, setup.start, optimizer_settings(setup, true), setup.profile_variance),
-              record);
+    const bk::Fit fit =
+        bk::fit_matern(space, s, z, setup.start, optimizer_settings(setup, true), setup.profile_variance);
+    print_fit(name, count, fit, record);
+    print_recalled(setup, fit, record);
   }
   std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
 }
@@ -276,7 +328,10 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
     const bk::Fit fit = bk::fit_matern_distributed(
         space, *layout, s, z, setup.start, optimizer_settings(setup, world.rank() == 0), world, setup.profile_variance);
     interrupted = fit.interrupted;
-    if (world.rank() == 0) print_fit(label, count, fit, record);
+    if (world.rank() == 0) {
+      print_fit(label, count, fit, record);
+      print_recalled(setup, fit, record);
+    }
   }
   if (world.rank() == 0) std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
   return interrupted;
@@ -324,10 +379,10 @@ void run_multi_gpu(const Setup& setup, const std::string& command) {
                 "that make the matrix numerically singular)");
     print_loglik(label, count, parts->value(), setup.params, times, record);
   } else {
-    print_fit(
-        label, count,
-        bk::fit_matern_multi_gpu(covariance, z, setup.start, optimizer_settings(setup, true), setup.profile_variance),
-        record);
+    const bk::Fit fit =
+        bk::fit_matern_multi_gpu(covariance, z, setup.start, optimizer_settings(setup, true), setup.profile_variance);
+    print_fit(label, count, fit, record);
+    print_recalled(setup, fit, record);
   }
   std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
 }
@@ -336,6 +391,7 @@ void run_multi_gpu(const Setup& setup, const std::string& command) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pk::bind_openmp_threads_by_default(argv);
 #if PK_ENABLE_SCALAPACK
   pk::mpi::Environment mpi(argc, argv);
   if (mpi.ranks() > 1) return pk::mpi::run_program("pk-matern", argc, argv, parse, run_ranks);

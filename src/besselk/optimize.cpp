@@ -24,7 +24,8 @@ double call(unsigned n, const double* x, double*, void* data) {
   if (settings.stop ? settings.stop() : interrupted()) nlopt_force_stop(objective->opt);
   ++objective->evaluations;
   const Parameters at(x, x + n);
-  const double value = (*objective->f)(at);
+  const std::optional<double> known = settings.recall ? settings.recall(at) : std::nullopt;
+  const double value = known ? *known : (*objective->f)(at);
   if (settings.progress) settings.progress(objective->evaluations, at, value);
   // BOBYQA needs finite values: a failed evaluation is a very low likelihood.
   return std::isfinite(value) ? value : -1e300;

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Checkpoint and restart of the programs, one per ctest test:
 
-  checkpoint.py BINDIR lbm | 3dvar | gbees | refusals | mpi-lbm | mpi-3dvar  [MPIEXEC ARGS...]
+  checkpoint.py BINDIR lbm | 3dvar | gbees | matern | refusals | mpi-lbm | mpi-3dvar  [MPIEXEC ARGS...]
 
 lbm, 3dvar, gbees: a run stopped by SIGTERM (after SIGUSR1 asked for a checkpoint it goes on
   from) and restarted, several times, ends with the checkpoint and output files of an
   uninterrupted run, byte for byte; so does a chain of runs to growing ends (--steps,
   --max-iterations). One OpenMP thread: GBEES and 3D-Var add with atomics, whose order
   varies with several.
+matern: a fit that stopped at its evaluation limit, and one stopped by SIGTERM, resume from
+  their journals (--checkpoint, --restart) to the estimate of an uninterrupted fit, taking
+  the evaluations the journal holds; a journal of other data is refused.
 refusals: a truncated, corrupt, other-version, other-program or other-command-line
   checkpoint is refused with one line and status 2; a checkpoint that cannot be written
   (full disk) leaves the previous one whole.
@@ -16,6 +19,7 @@ mpi-lbm, mpi-3dvar: the same on 2 ranks (per-rank files and a manifest), stopped
 """
 import filecmp
 import os
+import re
 import resource
 import shutil
 import signal
@@ -255,8 +259,53 @@ def mpi(tmp, which):
           f"{which}: restart on 3 ranks: status {r.returncode}, stderr {r.stderr[-300:]!r}")
 
 
+def matern(tmp):
+    base = [program("pk-matern"), "fit", "--space", "openmp"]
+    fit = base + ["-n", "300", "--tolerance", "1e-6"]
+    long_fit = base + ["-n", "1000", "--tolerance", "1e-9"]  # still running when SIGTERM comes
+
+    def estimate(r):
+        """The estimate, its log-likelihood and the evaluations it took, as printed."""
+        lines = [line for line in r.stdout.split("\n") if "estimate" in line]
+        return lines[0].split(": ", 1)[1].split(" evaluations")[0] if r.returncode == 0 and lines else r.stderr
+
+    whole = run(fit + ["--out", f"{tmp}/whole"])
+    check(whole.returncode == 0, f"matern: the whole fit: status {whole.returncode}, {whole.stderr[-300:]!r}")
+    evaluations = int(whole.stdout.split(" evaluations")[0].rsplit(" ", 1)[1])
+    # A fit cut short by its evaluation limit, then resumed.
+    short = run(fit + ["--max-evaluations", "12", "--checkpoint", f"{tmp}/j", "--out", f"{tmp}/short"])
+    check(short.returncode == 0 and "evaluation limit reached" in short.stdout,
+          f"matern: the short fit: status {short.returncode}, {short.stdout[-300:]!r}")
+    check(len(open(f"{tmp}/j").read().split("\n")) == 2 + 12 + 1, "matern: the journal holds 12 evaluations")
+    resumed = run(fit + ["--checkpoint", f"{tmp}/j", "--restart", f"{tmp}/j", "--out", f"{tmp}/resumed"])
+    check(estimate(resumed) == estimate(whole),
+          f"matern: resumed {estimate(resumed)!r}, uninterrupted {estimate(whole)!r}")
+    check("resumed: 12 of the evaluations taken from" in resumed.stdout, f"matern: {resumed.stdout[-300:]!r}")
+    journaled = len(open(f"{tmp}/j").read().split("\n")) - 3  # each point once, in the order made
+    check(12 < journaled <= evaluations, f"matern: the resumed fit's journal holds {journaled} of {evaluations}")
+    # A fit stopped by SIGTERM: its journal goes on where it stopped.
+    p = subprocess.Popen(long_fit + ["--checkpoint", f"{tmp}/k", "--out", f"{tmp}/stop"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    deadline = time.time() + 120
+    while time.time() < deadline and (not os.path.exists(f"{tmp}/k") or
+                                      len(open(f"{tmp}/k").read().split("\n")) < 2 + 5 + 1):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=300)
+    check(p.returncode == 143 and "(interrupted)" in out, f"matern stopped: status {p.returncode}, {out[-300:]!r}")
+    kept = len(open(f"{tmp}/k").read().split("\n")) - 3
+    again = run(long_fit + ["--restart", f"{tmp}/k", "--out", f"{tmp}/again"])
+    recalled = re.search(r"resumed: ([0-9]+) of the evaluations", again.stdout)
+    check(again.returncode == 0 and kept >= 5 and recalled and int(recalled.group(1)) >= kept,
+          f"matern resumed after SIGTERM ({kept} kept): {again.stdout[-300:]!r} {again.stderr[-300:]!r}")
+    other = run(fit + ["--seed", "7", "--restart", f"{tmp}/j", "--out", f"{tmp}/other"])
+    lines = [line for line in other.stderr.split("\n") if line.strip()]
+    check(other.returncode == 2 and len(lines) == 1 and "a journal of other data" in lines[0],
+          f"matern: a journal of other data: status {other.returncode}, {other.stderr!r}")
+
+
 with tempfile.TemporaryDirectory(prefix="pk-checkpoint-") as tmp:
-    {"lbm": lbm, "3dvar": three_dvar, "gbees": gbees, "refusals": refusals,
+    {"lbm": lbm, "3dvar": three_dvar, "gbees": gbees, "matern": matern, "refusals": refusals,
      "mpi-lbm": lambda t: mpi(t, "lbm"), "mpi-3dvar": lambda t: mpi(t, "3dvar")}[CHECK](tmp)
 if failures:
     sys.exit(f"{len(failures)} failure(s)")

@@ -3,6 +3,7 @@
 // behind a plain std::function so that NLopt stays out of the headers.
 #include <array>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace pk::besselk {
@@ -20,6 +21,9 @@ struct OptimizerSettings {
   // Called after each evaluation with their count so far, where it was and its value (e.g. to
   // show a long fit's progress); may be empty.
   std::function<void(int evaluations, const Parameters& at, double value)> progress;
+  // The value at `at` when it is already known (a resumed fit's journal, fit_journal.hpp):
+  // taken instead of evaluating. May be empty.
+  std::function<std::optional<double>(const Parameters& at)> recall;
 };
 
 struct Maximum {
