@@ -55,8 +55,6 @@ bool interrupted() { return received_signal != 0; }
 
 int interrupted_status() { return 128 + received_signal; }
 
-bool checkpoint_requested() { return checkpoint_signal != 0; }
-
 bool take_checkpoint_request() {
   const bool requested = checkpoint_signal != 0;
   checkpoint_signal = 0;

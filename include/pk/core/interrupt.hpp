@@ -16,8 +16,7 @@ bool interrupted();
 // The exit status of an interrupted run: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
 int interrupted_status();
 
-// True once SIGUSR1 arrived since the last take_checkpoint_request(), which clears it.
-bool checkpoint_requested();
+// Whether SIGUSR1 arrived since the last call, which clears it.
 bool take_checkpoint_request();
 
 }  // namespace pk

@@ -12,8 +12,6 @@ struct Coefficients {
   int iterations = 0;  // K: advancing + backing pairs
   double alpha = 0;    // feedback weight, eq. (8)
   double beta = 0;     // input weight, 1 - alpha
-  // 1/(1+alpha): the end conditions p_0 = M s_0 and s_{N-1} = M p_{N-1} (Algorithm 1).
-  double end_weight() const { return 1.0 / (1.0 + alpha); }
 };
 
 // Eq. (8), E = K / sigma^2. alpha = 1 + E - sqrt(E(E+2)) is evaluated as its equal
