@@ -9,7 +9,7 @@
 #   selftest.sh [WORKDIR]   (run from the repository root; needs build/openmp and build/gbees-cuda/gbc-reduce)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 W=${1:-$(mktemp -d /tmp/gbc-selftest.XXXXXX)}
 mkdir -p "$W" && cd "$W" && rm -rf ck pk pk-k* gc gcnb gbc
 PKG=$root/build/openmp/apps/pk-gbees RED=$root/build/gbees-cuda/gbc-reduce
