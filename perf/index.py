@@ -15,9 +15,10 @@ import pathlib
 import re
 import sys
 
-# The machines records were taken on: the kinds of machine lent for this project, the 2-core
-# build machine, and "all" for what is drawn from several. A platform folder missing here
-# fails the index, so that every platform is described.
+# The machines records were taken on, each with whether it is still lent (None: not a machine):
+# the kinds of machine lent for this project, the 2-core build machine, and "all" for what is
+# drawn from several. A platform folder missing here fails the index, so that every platform
+# is described.
 PLATFORMS = {
     "h100": ("one NVIDIA H100 80GB HBM3 and 16 threads of its Xeon host (OpenMP)", False),
     "h100x4": ("a node of 4 H100 80GB HBM3 (64 cores)", False),
@@ -25,7 +26,7 @@ PLATFORMS = {
     "h200x2": ("a node of 2 H200s (NVLink NV18, 32 cores)", True),
     "h200x4": ("a node of 4 H200s (NVLink NV18, 64 cores)", True),
     "build-host": ("the 2-core AMD build and CI machine, no GPU", True),
-    "all": ("reports drawn from the records of several platforms", True),
+    "all": ("reports drawn from the records of several platforms", None),
 }
 
 HEADER = """\
@@ -64,14 +65,14 @@ the tree (git keeps them) or move to the platform's `history/`.
 
 
 def platform_rows(platforms):
-    return "".join(f"| `{name}/` | {PLATFORMS[name][0]} | {'yes' if PLATFORMS[name][1] else 'no longer'} |\n"
-                   for name in platforms)
+    lent = {True: "yes", False: "no longer", None: "—"}
+    return "".join(f"| `{name}/` | {PLATFORMS[name][0]} | {lent[PLATFORMS[name][1]]} |\n" for name in platforms)
 
 
 def status(platform, study):
     if study == "history":
         return "superseded"
-    return "current" if PLATFORMS[platform][1] else "retired"
+    return "retired" if PLATFORMS[platform][1] is False else "current"
 
 
 def fields(path):
@@ -105,9 +106,9 @@ def anchor(title):
     return re.sub(r"[^a-z0-9 _-]", "", title.lower()).replace(" ", "-")
 
 
-def link(path, results):
-    rel = path.relative_to(results).as_posix()
-    return f"[{path.name}]({rel})"
+def link(path, base, results):
+    """A Markdown link to path, named by its path from base, pointing from the index in results."""
+    return f"[{path.relative_to(base).as_posix()}]({path.relative_to(results).as_posix()})"
 
 
 def study_section(folder, results):
@@ -120,19 +121,15 @@ def study_section(folder, results):
     if not readme.is_file():
         sys.exit(f"index: {folder}: a study without a README.md (what was run, and what it showed)")
     what = heading(readme)
-    lines = [f"### {platform}/{study}\n\n{what} ({link(readme, results)})\n\n"]
+    lines = [f"### {platform}/{study}\n\n{what} ({link(readme, folder, results)})\n\n"]
     if records:
         lines.append("| record | kernel | case | space | commit | date | status |\n|---|---|---|---|---|---|---|\n")
         for p in records:
-            name = p.relative_to(folder).as_posix()
-            row = " | ".join(fields(p))
-            lines.append(f"| [{name}]({p.relative_to(results).as_posix()}) | {row} | {state} |\n")
+            lines.append(f"| {link(p, folder, results)} | {' | '.join(fields(p))} | {state} |\n")
         lines.append("\n")
     rest = [p for p in others if p != readme]
     if rest:
-        listed = ", ".join(f"[{p.relative_to(folder).as_posix()}]({p.relative_to(results).as_posix()})"
-                           for p in rest)
-        lines.append(f"Other files: {listed}.\n\n")
+        lines.append(f"Other files: {', '.join(link(p, folder, results) for p in rest)}.\n\n")
     summary = (platform, study, what, len(records), state)
     return "".join(lines), summary
 
