@@ -25,7 +25,7 @@ PLATFORMS = {
     "h200": ("one NVIDIA H200 (141 GB HBM3e) and 16 threads of its Xeon host (OpenMP)", True),
     "h200x2": ("a node of 2 H200s (NVLink NV18, 32 cores)", True),
     "h200x4": ("a node of 4 H200s (NVLink NV18, 64 cores)", True),
-    "build-host": ("the 2-core AMD build and CI machine, no GPU", True),
+    "build-host": ("the 2-core build machine, no GPU", True),
     "all": ("reports drawn from the records of several platforms", None),
 }
 
