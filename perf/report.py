@@ -330,7 +330,8 @@ def chart_phi(summaries, names, out):
             grid.append([math.nan if v is None else v for v in values])
             texts.append([f"{v:.3f}" if v is not None else
                           ("not measured" if s["not_measured"].get(n, "").startswith("not measured") else "not rated")
-                          for n, v in zip(names, values)] + ["—" if s["phi"] is None else f"{s['phi']:.3f}"])
+                          for n, v in zip(names, values)]
+                         + ["—" if s["phi"] is None else f"{s['phi']:.3f} ({len(s['over'])} of {len(names)} platforms)"])
     fig, ax = plt.subplots(figsize=(3.2 + 1.6 * (len(names) + 1), 1.2 + 0.45 * len(labels)))
     cmap = matplotlib.colormaps["RdYlGn"].copy()
     cmap.set_bad("0.85")
