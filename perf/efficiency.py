@@ -64,9 +64,9 @@ TABLE = [
         "no limit recorded: the record's ratio is to K_ν evaluations/s, another kernel's rate",
         "no limit recorded (K_ν evaluations/s is another kernel's rate)"),
     Row("gbees", r"lorenz63|lorenz96", "cells_per_second", True, None, "",
-        "no reachable limit recorded: the copy roofline assumes a grid that fills the device, and these "
-        "grids (Lorenz '63: 19 k cells) fill a few hundredths of a GPU's wave; rated by application "
-        "efficiency only",
+        "no reachable limit recorded: the copy roofline in its records (roofline_fraction) assumes a grid "
+        "that fills the device, which these cases' grids (max_cells in the records) do not; rated by "
+        "application efficiency only",
         "no reachable limit recorded (application efficiency only)"),
     Row("gbees", r"lorenz63-ensemble-\d+", "cells_per_second", True, None, "",
         "no limit recorded: a throughput study against the number of PDFs, against the space's goal",

@@ -457,10 +457,12 @@ def read_limits(paths):
     return limits
 
 
-def limits_section(kernels, efficiency, limits):
-    """Per kernel and platform below 0.9: what limits it, as measured there (perf/limits.py)."""
+def limits_section(kernels, efficiency, limits, names):
+    """Per kernel and platform below 0.9, or without an architectural limit, where it was measured:
+    what limits it, as measured there (perf/limits.py)."""
     lines = ["", "## What limits the kernels below 0.9", "",
-             "A kernel's architectural efficiency on a platform here is over all the cases rated there. "
+             "A kernel's architectural efficiency on a platform here is over all the cases rated there; a "
+             "kernel without an architectural limit (not rated) is listed where its cases were measured. "
              "Measured on the platform: Nsight Compute on a GPU (`perf/device/limits.sh`), the same cases at "
              "two thread counts on a CPU, whose VM has no hardware counters (`perf/device/cpu_limits.sh`); "
              "reduced by `perf/limits.py`. A GPU kernel is limited by its parallelism where its grid fills less "
@@ -468,15 +470,15 @@ def limits_section(kernels, efficiency, limits):
              "CPU kernel by its cores where more threads gain at least 60 % of the ideal speed-up (x1.6 on twice "
              "the threads), by what the cores share where at most 25 % (x1.25).", ""]
     for k in kernels:
-        for n, e in efficiency[k].items():
-            if e is None or round(e, 3) >= 0.9:  # as the tables show it
+        for n in names:
+            e, found = efficiency[k].get(n), limits.get(n)
+            items = found["kernels"].get(k) if found else None
+            if e is None and not items or e is not None and round(e, 3) >= 0.9:  # as the tables show it
                 continue
-            found = limits.get(n)
-            head = f"- **{k} on {n}** ({e:.3f})"
+            head = f"- **{k} on {n}** ({'not rated' if e is None else f'{e:.3f}'})"
             if not found:
                 lines.append(f"{head}: not measured on this platform.")
                 continue
-            items = found["kernels"].get(k)
             if not items:
                 lines.append(f"{head}: none of its cases was measured ({found['method']}).")
                 continue
@@ -701,12 +703,12 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
               "(`fp64_peak_gflops`, an FMA counting 2) ÷ the FP64 operations one evaluation counts "
               "(`fp64_ops_per_eval`); where a record lacks the count it is not rated (its "
               "`fp64_ops_per_eval_at_peak` is the rate ÷ our own speed, not a count). GBEES's copy roofline "
-              "(`roofline_fraction`) is not a limit its cases can reach: its kernels' grids fill a few hundredths of "
-              "a GPU's wave at 19 k cells (perf/results/h200/limits); it is rated by application efficiency only, "
+              "(`roofline_fraction`) is not a limit its cases can reach: at their cell counts its kernels' grids fill a "
+              "fraction of a GPU's wave (what limits them: below); it is rated by application efficiency only, "
               "once its peers (gbees-cuda, bhanson10/gbees) are measured."]
     lines += limits_section(list(summaries["architectural"]),  # over all the cases rated on the platform
                             {k: {n: a["efficiency"] for n, a in s["all_cases"].items()}
-                             for k, s in summaries["architectural"].items()}, limits)
+                             for k, s in summaries["architectural"].items()}, limits, list(platforms))
     if skipped:
         lines += ["", "## Records left out", ""] + [f"- `{path}`: {why}" for path, why in skipped]
     return "\n".join(lines) + "\n"
