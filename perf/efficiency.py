@@ -120,8 +120,11 @@ PEERS = {
     "rfilter": {},
 }
 # perf/peers/run.py's comparisons: the pk-bench kernel each stands beside and the peer's name.
-COMPARISONS = {"fluidx3d": ("lbm", "FluidX3D"), "rrze": ("lbm", "RRZE lbm-benchmark-kernels"),
-               "cubesselk": ("besselk", "CuBesselK"), "babelstream-cuda": ("copy", "BabelStream (CUDA)"),
+# A record whose unit is a time (gbees-cuda's wall seconds) is compared as its inverse, a rate.
+TIME_UNITS = {"s": 1.0, "seconds": 1.0, "ms": 1e-3, "us": 1e-6}
+COMPARISONS = {"fluidx3d": ("lbm", "FluidX3D"), "fluidx3d-cpu": ("lbm", "FluidX3D (an OpenCL CPU runtime)"),
+               "rrze": ("lbm", "RRZE lbm-benchmark-kernels"),
+               "cubesselk": ("besselk", "CuBesselK"), "gbees-cuda": ("gbees", "gbees-cuda"), "babelstream-cuda": ("copy", "BabelStream (CUDA)"),
                "babelstream-kokkos": ("copy", "BabelStream (Kokkos)"), "babelstream-omp": ("copy", "BabelStream (OpenMP)")}
 
 

@@ -32,7 +32,7 @@ import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from efficiency import (COMPARISONS, PEERS, TABLE, application, architectural, host, library_comparisons,  # noqa: E402
+from efficiency import (COMPARISONS, PEERS, TABLE, TIME_UNITS, application, architectural, host, library_comparisons,  # noqa: E402
                         moved_gbs, number, peers_of, row_of)
 
 try:
@@ -112,6 +112,9 @@ def read_peers(name, folder, platforms, skipped):
             fail(f"{path}: not a readable JSON file ({e})")
         if not isinstance(record, dict) or "comparison" not in record:
             continue  # pk-bench's own records of the runs, the table's JSON
+        if record["comparison"] not in COMPARISONS:
+            skipped.append((path, f"a comparison this report does not know ('{record['comparison']}')"))
+            continue
         try:
             kernel, peer = COMPARISONS[record["comparison"]]
             space, case = record["space"], record["ours"]["pk_bench_case"]
@@ -126,8 +129,9 @@ def read_peers(name, folder, platforms, skipped):
         if platform is None:
             skipped.append((path, f"no pk-bench records of {name}:{space} to set it beside"))
             continue
+        rate = (lambda v: 1 / v) if record.get("unit") in TIME_UNITS else (lambda v: v)  # higher = better
         platform["comparisons"].setdefault((kernel, case), []).append(
-            {"peer": peer, "peer_figure": theirs["median"], "ours": ours["median"], "commit": commit,
+            {"peer": peer, "peer_figure": rate(theirs["median"]), "ours": rate(ours["median"]), "commit": commit,
              "source": f"perf/peers/run.py, {record.get('unit', '')} medians, interleaved"})
 
 

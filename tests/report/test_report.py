@@ -191,6 +191,7 @@ write(peers, "fluidx3d-fp32-1024.json",
        "peer": {"name": "fluidx3d", "stats": None}, "errors": ["peer, repetition 0: exit status 1"],
        "ours": {"pk_bench_case": "aa-fp32-1024", "stats": None, "commit": "fixture"}, "ratio": None})
 write(peers, "peers.json", {"not": "a record"})
+write(peers, "newpeer-x.json", {"comparison": "newpeer", "case": "x", "space": "cuda"})
 result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={peers}", "--out", OUT / "mixed")
 lbm = arch(numbers, "lbm")
 check(lbm["over"] == ["gpu-box:openmp"] and "2 commits (fixture, other)" in lbm["not_measured"]["gpu-box:cuda"],
@@ -204,6 +205,7 @@ check(same(besselk["efficiency"]["gpu-box:cuda"], 0.6) and same(besselk["phi"], 
 markdown = (OUT / "mixed" / "report.md").read_text()
 check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 0: exit status 1" in markdown,
       "a peer that did not run: left out, said why")
+check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in markdown, "an unknown peer: left out")
 check("application 0.600 (vs CuBesselK)" in markdown, "the application efficiency in the case's cell")
 check("Peer records read: `" in markdown, "the peers folder named")
 
