@@ -190,6 +190,12 @@ write(peers, "fluidx3d-fp32-1024.json",
       {"comparison": "fluidx3d", "case": "fp32-1024", "space": "cuda", "unit": "MLUPS",
        "peer": {"name": "fluidx3d", "stats": None}, "errors": ["peer, repetition 0: exit status 1"],
        "ours": {"pk_bench_case": "aa-fp32-1024", "stats": None, "commit": "fixture"}, "ratio": None})
+write(mixed, "gbees-lorenz63-cuda.json", {"kernel": "gbees", "case": "lorenz63", "space": "cuda", "commit": "fixture",
+                                           "metrics": {"cells_per_second": 6e7, "limit_ratio": 1.2}})
+write(peers, "gbees-cuda-lorenz63.json",  # a time: ours 0.1 s, the peer's 0.08 s, so ours at 0.8 of it
+      {"comparison": "gbees-cuda", "case": "lorenz63", "space": "cuda", "unit": "s", "errors": [],
+       "peer": {"name": "gbeescuda", "stats": {"median": 0.08, "n": 5}},
+       "ours": {"pk_bench_case": "lorenz63", "stats": {"median": 0.1, "n": 5}, "commit": "fixture"}, "ratio": 1.25})
 write(peers, "peers.json", {"not": "a record"})
 write(peers, "newpeer-x.json", {"comparison": "newpeer", "case": "x", "space": "cuda"})
 result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={peers}", "--out", OUT / "mixed")
@@ -202,6 +208,7 @@ check(same(besselk["efficiency"]["gpu-box:cuda"], 1e9 / 5e10) and besselk["over"
 besselk = app(numbers, "besselk")
 check(same(besselk["efficiency"]["gpu-box:cuda"], 0.6) and same(besselk["phi"], hm(0.8, 0.6)),
       f"K_ν on the GPU against CuBesselK, measured beside it {besselk}")
+check(same(app(numbers, "gbees")["phi"], 0.8), f"gbees against gbees-cuda, times as rates {app(numbers, 'gbees')}")
 markdown = (OUT / "mixed" / "report.md").read_text()
 check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 0: exit status 1" in markdown,
       "a peer that did not run: left out, said why")
