@@ -55,7 +55,7 @@ for row, what in (
         ("| lbm | aa-fp32-64 | mlups | 400 | 0.62 | 1.8e+04 | not rated | openmp: memory: copy bandwidth at its "
          "footprint ÷ bytes per update; cuda: records without footprint_bytes (before 005af5c) |",
          "lbm: rated where the copy at its footprint was measured, each space's limit named"),
-        ("| copy | deep-copy | bandwidth_gbs | 60 | 0.9 | 2630 | 1 | the best copy of the run (a CPU's copy counted "
+        ("| copy | deep-copy | bandwidth_gbs | 60 | 0.9 | 2630 | the limit | the best copy of the run (a CPU's copy counted "
          "at the three streams it moves) |", "the CPU's copy counted at three streams: 90 of 100"),
         ("| besselk | evaluate | evals_per_second | 8e+06 | 0.8 | 1e+09 | not rated | openmp: the best implementation "
          "measured (fastest: GSL); cuda: FP64 roof not yet recorded; ours the only implementation measured "
