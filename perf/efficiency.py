@@ -114,7 +114,7 @@ def architectural(row, space, metrics):
 
 # Application limits: the peers a kernel has (or would have), by kind of space.
 PEERS = {
-    "lbm": {"cpu": "RRZE lbm-benchmark-kernels", "gpu": "FluidX3D"},
+    "lbm": {"cpu": "RRZE lbm-benchmark-kernels, FluidX3D (an OpenCL CPU runtime)", "gpu": "FluidX3D"},
     "besselk": {"cpu": "GSL, Boost", "gpu": "CuBesselK"},
     "gbees": {"cpu": "bhanson10/gbees", "gpu": "gbees-cuda"},
     "rfilter": {},
