@@ -4,7 +4,7 @@
 Reads the per-point CSV that pk-besselk-accuracy writes (nu,x,ours_log,gsl_log,boost_log,
 ours_k,gsl_k,boost_k) and writes a PNG (Debian's python3-matplotlib).
 
-Usage: python3 perf/besselk_heatmap.py perf/results/besselk-accuracy/besselk-accuracy-points.csv besselk-accuracy.png
+Usage: python3 perf/besselk_heatmap.py perf/results/build-host/besselk-accuracy/besselk-accuracy-points.csv besselk-accuracy.png
 """
 import csv
 import math

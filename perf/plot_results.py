@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """One chart per kernel of pk-bench results, CPU (openmp) beside GPU (cuda or hip): on the left
-how fast each case ran (the record's figure: MLUPS, GB/s, cells/s, ...), on the right how close
-that is to the space's own limit (the record's limit_ratio: measured copy roofline, paper,
-reference library, as pk-bench names it). A table of the same numbers goes beside the PNGs
-(summary.md) and to standard output.
+how fast each case ran (the record's figure: MLUPS, GB/s, cells/s, ...), on the right its
+efficiency as the portability report rates it (perf/efficiency.py): against a limit the hardware
+sets, measured in the same run (the copy bandwidth at the case's footprint, the FP64 roof), or the
+best implementation measured beside ours (GSL, Boost); a case with neither is marked "not rated",
+never divided by a goal, a paper's time or another kernel's rate. A table of the same numbers,
+with each limit in words, goes beside the PNGs (summary.md) and to standard output.
 
     /usr/bin/python3 perf/plot_results.py [results-dir] [--out png-dir]
 """
@@ -19,7 +21,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the headless backend)
 
-from report import natural, row_of  # noqa: E402  (numeric order of case names; the report's table)
+from efficiency import application, architectural, library_comparisons, moved_gbs, peers_of, row_of  # noqa: E402
+from report import natural  # noqa: E402  (numeric order of case names)
 
 SPACE_COLOURS = {"openmp": "tab:blue", "cuda": "tab:green", "hip": "tab:red"}
 
@@ -35,7 +38,7 @@ def figure_of(record):
 
 
 def load(directory):
-    """{kernel: {case: {space: record}}} from every *.json pk-bench wrote."""
+    """{kernel: {case: {space: record}}} from every *.json pk-bench wrote, each record rated."""
     kernels = collections.defaultdict(lambda: collections.defaultdict(dict))
     for path in sorted(pathlib.Path(directory).glob("*.json")):
         record = json.loads(path.read_text())
@@ -43,7 +46,42 @@ def load(directory):
         if missing:
             sys.exit(f"plot_results: {path} lacks {sorted(missing)}")
         kernels[record["kernel"]][record["case"]][record["space"]] = record
+    rate(kernels)
     return kernels
+
+
+def rate(kernels):
+    """Adds to each record "rated": (efficiency or None, what it is rated against, in words)."""
+    by_space = collections.defaultdict(dict)
+    for kernel, cases in kernels.items():
+        for case, by in cases.items():
+            for space, r in by.items():
+                by_space[space][(kernel, case)] = r
+    for space, records in by_space.items():
+        entries = {key: {"value": r["metrics"].get(figure_of(r)), "commit": r.get("commit")}
+                   for key, r in records.items()}
+        comparisons = library_comparisons(entries)
+        best_copy = max((moved_gbs(c, space, r["metrics"]) or 0 for (k, c), r in records.items() if k == "copy"),
+                        default=0)
+        for key, r in records.items():
+            row = row_of(*key)
+            if row is None:
+                r["rated"] = (None, "no limit recorded (a case the report does not know)")
+            elif row.kind == "probe":
+                moved = moved_gbs(key[1], space, r["metrics"])
+                r["rated"] = (moved / best_copy if moved and best_copy else None,
+                              "the best copy of the run (a CPU's copy counted at the three streams it moves)")
+            else:
+                found = application(comparisons.get(key))
+                efficiency, _ = architectural(row, space, r["metrics"])
+                if efficiency is not None:
+                    r["rated"] = (efficiency, row.label)
+                elif found:
+                    r["rated"] = (found["efficiency"], f"the best implementation measured (fastest: {found['best']})")
+                else:
+                    alone = f"; ours the only implementation measured ({peers_of(key[0], space)}: not in this run)" \
+                        if key[0] == "besselk" and peers_of(key[0], space) else ""  # pk-bench runs GSL, Boost
+                    r["rated"] = (None, row.label if row.kind != "architectural" else row.why.split(":")[0] + alone)
 
 
 def spaces_of(cases):
@@ -63,7 +101,6 @@ def bars(ax, cases, names, spaces, value):
     if shown and max(shown) > 20 * min(shown):
         ax.set_xscale("log")
     ax.set_yticks(range(len(names)), names)
-    ax.invert_yaxis()
     ax.grid(axis="x", alpha=0.3)
 
 
@@ -72,15 +109,24 @@ def plot_kernel(kernel, cases, out_dir):
     names = sorted(cases, key=natural)
     any_record = next(iter(next(iter(cases.values())).values()))
     figure = figure_of(any_record)
-    limits = sorted({r.get("limit", "") for by in cases.values() for r in by.values()} - {""})
     fig, (speed, ratio) = plt.subplots(1, 2, sharey=True, figsize=(11, 1.2 + 0.32 * len(names) * len(spaces)))
     bars(speed, cases, names, spaces, lambda r: r["metrics"][figure_of(r)])
     speed.set_xlabel(figure + (" (lower is faster)" if figure.endswith("seconds") else ""))
     speed.set_title("how fast", fontsize=10)
-    bars(ratio, cases, names, spaces, lambda r: r["metrics"].get("limit_ratio", math.nan))
+    bars(ratio, cases, names, spaces, lambda r: math.nan if r["rated"][0] is None else r["rated"][0])
+    for i, c in enumerate(names):  # a case without a limit says so where its bar would be
+        if all(r["rated"][0] is None for r in cases[c].values()):
+            ratio.text(0.02, i, "not rated: " + next(iter(cases[c].values()))["rated"][1], va="center", fontsize=7,
+                       transform=ratio.get_yaxis_transform())
     ratio.axvline(1.0, color="black", linewidth=0.8)
-    ratio.set_xlabel("figure / limit" + (": " + "; ".join(limits) if limits else ""))
-    ratio.set_title("how close to the space's limit (1 = at it)", fontsize=10)
+    speed.invert_yaxis()  # the first case on top; once: the two panels share the axis
+    rated = [r["rated"][0] for by in cases.values() for r in by.values() if r["rated"][0] is not None]
+    if ratio.get_xscale() == "linear":
+        ratio.set_xlim(0, max([1.05, *(1.05 * v for v in rated)]))
+    limits = sorted({r["rated"][1] for by in cases.values() for r in by.values() if r["rated"][0] is not None})
+    ratio.set_xlabel("efficiency (1 = at the limit; higher = better)\nagainst: " + ("; ".join(limits) or "—"),
+                     fontsize=8)
+    ratio.set_title("efficiency, as the portability report rates it", fontsize=10)
     devices = {s: next(r["device"] for by in cases.values() for sp, r in by.items() if sp == s) for s in spaces}
     fig.suptitle(f"{kernel}: " + "; ".join(f"{s}: {d}" for s, d in devices.items()), fontsize=9)
     speed.legend(loc="lower right", fontsize=8)
@@ -91,19 +137,35 @@ def plot_kernel(kernel, cases, out_dir):
     return path
 
 
+def key_is_probe(kernel, case):
+    row = row_of(kernel, case)
+    return row is not None and row.kind == "probe"
+
+
 def table(kernels):
-    """A markdown table: a row per kernel and case, the figure and ratio per space."""
+    """A markdown table: a row per kernel and case, the figure and efficiency per space, and what
+    each is rated against, in words."""
     spaces = spaces_of({(k, c): by for k, cases in kernels.items() for c, by in cases.items()})
-    head = "| kernel | case | figure | " + " | ".join(f"{s} | {s} / limit" for s in spaces) + " |"
-    rows = [head, "|" + "---|" * (3 + 2 * len(spaces))]
+    head = "| kernel | case | figure | " + " | ".join(f"{s} | {s} efficiency" for s in spaces) + " | rated against |"
+    rows = [head, "|" + "---|" * (4 + 2 * len(spaces))]
     for kernel, cases in sorted(kernels.items()):
         for case, by in sorted(cases.items(), key=lambda item: natural(item[0])):
-            cells = []
+            cells, against = [], []
             for s in spaces:
                 r = by.get(s)
-                cells += [f"{r['metrics'][figure_of(r)]:.4g}", f"{r['metrics'].get('limit_ratio', math.nan):.3g}"] \
-                    if r else ["", ""]
-            rows.append(f"| {kernel} | {case} | {figure_of(next(iter(by.values())))} | " + " | ".join(cells) + " |")
+                if r is None:
+                    cells += ["", ""]
+                    continue
+                efficiency, words = r["rated"]
+                shown = "not rated" if efficiency is None else f"{efficiency:.3g}"
+                if key_is_probe(kernel, case) and efficiency == 1:
+                    shown = "the limit"  # the best copy: 1 by construction, not an efficiency
+                cells += [f"{r['metrics'][figure_of(r)]:.4g}", shown]
+                against.append((s, words))
+            words = {w for _, w in against}  # one limit for every space, or each space's own, named
+            said = next(iter(words)) if len(words) == 1 else "; ".join(f"{s}: {w}" for s, w in against)
+            rows.append(f"| {kernel} | {case} | {figure_of(next(iter(by.values())))} | " + " | ".join(cells)
+                        + f" | {said} |")
     return "\n".join(rows) + "\n"
 
 

@@ -10,7 +10,7 @@
 #   perf/device/checkpoint.sh [results-dir] [scratch-dir]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-perf/results/checkpoint} scratch=${2:-/tmp/pk-checkpoint}
+out=${1:-perf/results/h200/checkpoint} scratch=${2:-/tmp/pk-checkpoint}
 bin=${PK_DEVICE_BUILD:-build/device}
 export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMP_PROC_BIND=spread OMP_PLACES=threads

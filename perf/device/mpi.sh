@@ -5,7 +5,7 @@
 # weak scaling (perf/lbm_scaling.py, efficiency per device) and the distributed 3D-Var.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-perf/results/mpi}
+out=${1:-perf/results/h200/mpi}
 bin=${PK_DEVICE_BUILD:-build/device}
 source "$bin/mpi-env.sh"
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64

@@ -17,7 +17,7 @@
 # mpi-env.sh); PK_SKIP_TESTS=1 skips the suite. perf/scaling_report.py charts the records.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-perf/results/multi-gpu}
+out=${1:-perf/results/h200x2/multi-gpu}
 bin=${PK_DEVICE_BUILD:-build/device}
 source "${PK_MPI_ENV:-$bin/mpi-env.sh}"
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64

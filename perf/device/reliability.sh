@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU machine of 4 GPUs, over a carried staged build with MPI (perf/device/stage.sh;
 # PK_DEVICE_BUILD, default build/device): what docs/mpi.md and docs/jobs.md promise when
-# things go wrong at scale, each run's output in OUT (default perf/results/reliability/logs).
+# things go wrong at scale, each run's output in OUT (default perf/results/h200x4/reliability/logs).
 #  - A rank that dies: tests/mpi/rank_dies.py with one rank per GPU (pk-lbm and pk-3dvar;
 #    rank 2 killed under mpirun, killed under an mpirun that keeps the others, stopped).
 #  - A GPU that is too small: an LBM lattice and a 3D-Var grid that fit the host but not the
@@ -16,7 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${PK_DEVICE_BUILD:-build/device}
-out=${1:-perf/results/reliability/logs}
+out=${1:-perf/results/h200x4/reliability/logs}
 mkdir -p "$out"
 source "$bin/mpi-env.sh"
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64

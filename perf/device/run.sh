@@ -7,7 +7,7 @@
 # (default: every kernel pk-bench lists). PK_BENCH_SPACE picks the spaces (default all).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-perf/results}
+out=${1:-perf/results/h200/bench}
 shift $(($# > 0 ? 1 : 0))
 bin=${PK_DEVICE_BUILD:-build/device}
 export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}

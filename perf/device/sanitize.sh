@@ -13,13 +13,13 @@
 #                      (PK_SANITIZE_JOBS runs at a time, default 8), those that
 #                      PK_SANITIZE_MPI_FILTER names (a gtest filter, default */cuda.*).
 # PK_SANITIZE_SECONDS  the time limit of each tool's runs together (default 420)
-# OUT (default perf/results/sanitizers/logs) gets a log per run; each run's verdict is one line
+# OUT (default perf/results/h200/sanitizers/logs) gets a log per run; each run's verdict is one line
 #   sanitize: TOOL BINARY 'FILTER' [shard K/N]: clean|errors reported|tests failed|out of time (exit RC) after N s
 # Exits 1 if any run reports an error, fails a test or runs out of time.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${PK_DEVICE_BUILD:-build/device}
-out=${1:-perf/results/sanitizers/logs}
+out=${1:-perf/results/h200/sanitizers/logs}
 limit=${PK_SANITIZE_SECONDS:-420}
 read -ra tools <<<"${PK_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}"
 read -ra gpus <<<"${PK_SANITIZE_GPUS:-$(nvidia-smi --query-gpu=index --format=csv,noheader | tr '\n' ' ')}"

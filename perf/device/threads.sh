@@ -8,7 +8,7 @@
 #   perf/device/threads.sh [OUT [SIZE [KERNEL;CASE-REGEX...]]]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-perf/results/threads}
+out=${1:-perf/results/h200/threads}
 size=${2:-small}
 shift $(($# < 2 ? $# : 2))
 cases=("$@")

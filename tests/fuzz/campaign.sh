@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long fuzz campaign recorded in perf/results/fuzz/: each target in turn for RUNS
+# The long fuzz campaign recorded in perf/results/h100x4/fuzz/: each target in turn for RUNS
 # executions (default 10 million) from the committed seeds and what earlier campaigns found
 # (build/fuzz-campaign/corpus/), then its coverage: a build with source-based coverage replays
 # the corpus, and llvm-cov reports the lines and branches of the parsers it reached.

@@ -71,6 +71,12 @@ check("- **lbm on gpu-box:cuda** (0.615), Nsight Compute (perf/device/limits.sh)
 check("- **lbm on gpu-box:openmp** (0.400): not measured on this platform." in text,
       "report: a platform without findings says so")
 check("**besselk on gpu-box:cuda**" not in text, "report: kernels at 0.9 or above are not listed")
+# A kernel without an architectural limit (GBEES) is listed where its cases were measured.
+out = OUT / "report-gbees"
+result = run(REPORT, f"gpu-box={HERE / 'gbees-box'}", "--limits", OUT / "gpu.json", "--out", out)
+text = (out / "report.md").read_text() if result.returncode == 0 else ""
+check("- **gbees on gpu-box:cuda** (not rated), Nsight Compute (perf/device/limits.sh), fixture:" in text
+      and "fills 0.02 of a wave on the 132 SMs" in text, f"report: gbees, not rated, with its findings: {result.stderr}")
 
 # Bad input: one line on stderr, exit status 2.
 (OUT / "bad").mkdir(exist_ok=True)

@@ -4,11 +4,11 @@
     test_report.py REPORT_PY OUT_DIR
 
 gpu-box holds a GPU machine's records (cuda, and openmp on its host cores, besselk with GSL and
-Boost), amd-box an AMD GPU machine's (hip and openmp, lbm only), cpu-box a CPU machine's (openmp;
+Boost; the test derives a copy of it with a second commit, a counted FP64 roof and peer records), amd-box an AMD GPU machine's (hip and openmp, lbm only), cpu-box a CPU machine's (openmp;
 no copy or rfilter record), old-box records from before pk-bench measured a copy at each case's
 footprint, threads one OpenMP run per thread count (2 and 8: lbm, rfilter's time, and a gbees
-case only at 2). Φ, the per-platform efficiencies, the
-CPU-vs-GPU speed-up and the strong scaling are computed here by hand from the fixtures' numbers;
+case only at 2). both Φ (architectural and application), the per-platform efficiencies over the
+cases every platform ran, history, the copy probe with write-allocate, the CPU-vs-GPU speed-up and the strong scaling are computed here by hand from the fixtures' numbers;
 bad input must give one line on stderr naming the file and exit status 2.
 """
 import json
@@ -48,57 +48,100 @@ def hm(*values):  # Pennycook's Φ: the harmonic mean
     return len(values) / sum(1 / v for v in values)
 
 
-# Two platforms: the GPU of gpu-box and the CPU-only machine, which has no copy record.
+def write(folder, name, record):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(json.dumps(record))
+
+
+def arch(numbers, kernel):
+    return numbers["architectural"][kernel]
+
+
+def app(numbers, kernel):
+    return numbers["application"][kernel]
+
+
+# Two platforms: the GPU of gpu-box and the CPU-only machine, which has no copy or rfilter record.
 out = OUT / "two-platforms"
 result, numbers = report(HERE / "gpu-box", HERE / "cpu-box", "--platforms", "gpu-box:cuda,cpu-box", "--out", out)
 check(numbers["platforms"] == ["gpu-box:cuda", "cpu-box:openmp"], f"platforms {numbers['platforms']}")
-check(same(numbers["efficiency"]["lbm"]["gpu-box:cuda"], hm(0.8, 0.5)), "lbm efficiency on gpu-box:cuda")
-check(same(numbers["efficiency"]["lbm"]["cpu-box:openmp"], hm(0.25, 0.2)), "lbm efficiency on cpu-box:openmp")
-check(same(numbers["phi"]["lbm"], hm(hm(0.8, 0.5), hm(0.25, 0.2))), f"Φ lbm = {numbers['phi']['lbm']}")
-check(numbers["efficiency"]["copy"]["cpu-box:openmp"] is None, "copy has no record on cpu-box")
-check(numbers["phi"]["copy"] == 0 and numbers["phi"]["rfilter"] == 0, f"Φ copy, rfilter {numbers['phi']}: not 0")
-check("Φ copy     = 0.000 over 2 platforms (no rated record on cpu-box:openmp)" in result.stdout, result.stdout)
+lbm = arch(numbers, "lbm")
+check(lbm["cases"] == ["aa-fp32-64", "ab-fp32-64"], f"lbm's cases rated on both {lbm['cases']}")
+check(same(lbm["efficiency"]["gpu-box:cuda"], hm(0.8, 0.5)), "lbm efficiency on gpu-box:cuda")
+check(same(lbm["efficiency"]["cpu-box:openmp"], hm(0.25, 0.2)), "lbm efficiency on cpu-box:openmp")
+check(same(lbm["phi"], hm(hm(0.8, 0.5), hm(0.25, 0.2))), f"Φ lbm = {lbm['phi']}")
+check(lbm["over"] == ["gpu-box:cuda", "cpu-box:openmp"] and lbm["commits"]["cpu-box:openmp"] == "fixture", f"{lbm}")
+# rfilter ran on the GPU alone: Φ over it, named; the CPU is not measured, not a 0.
+rfilter = arch(numbers, "rfilter")
+check(same(rfilter["phi"], 0.6) and rfilter["over"] == ["gpu-box:cuda"], f"Φ rfilter over the GPU alone {rfilter}")
+check(rfilter["not_measured"] == {"cpu-box:openmp": "not measured: no record of the kernel"}, f"{rfilter}")
+check("copy" not in numbers["architectural"], "the copy probe is a limit, not a kernel of Φ")
+check("gbees" not in numbers["architectural"], "the gbees case that did not run counts as a record")
 check(numbers["speedup"] == {}, "a speed-up without a folder holding both spaces")
-check("gbees" not in numbers["phi"], "the gbees case that did not run counts as a record")
 markdown = (out / "report.md").read_text()
-check("| lbm | architectural | 0.615 | 0.222 | **0.327** |" in markdown, "the Φ row of lbm in report.md")
+check("| lbm | memory: copy bandwidth at its footprint ÷ bytes per update | 0.615 | 0.222 | **0.327** | "
+      "gpu-box:cuda (fixture), cpu-box:openmp (fixture) | 2 |" in markdown, "the Φ row of lbm in report.md")
+check("| rfilter | memory: the time to read and write the field at the copy bandwidth | 0.600 | not measured | "
+      "**0.600** | gpu-box:cuda (fixture) | 1 |" in markdown, "the Φ row of rfilter, the CPU not measured")
+check("- rfilter on cpu-box:openmp: not measured: no record of the kernel" in markdown, "why not, in report.md")
+check("architectural Φ rfilter  = 0.600 over gpu-box:cuda (1 case); not in it: cpu-box:openmp" in result.stdout,
+      result.stdout)
 check("besselk-accuracy-regions-ours.json`: no entry in the efficiency table" in markdown, "the left-out record")
 check("gbees-lorenz96-openmp.json`: the record says the case did not run" in markdown, "the record that did not run")
-for png in ("efficiency-lbm.png", "efficiency-copy.png", "efficiency-rfilter.png", "phi.png"):
+for png in ("efficiency-lbm.png", "efficiency-rfilter.png", "phi.png"):
     check((out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG")
-check(not (out / "speedup.png").exists(), "speedup.png without a speed-up")
+check(not (out / "efficiency-copy.png").exists() and not (out / "speedup.png").exists(), "no chart of the probe")
 check("threads" not in numbers and "CPU strong scaling" not in markdown, "strong scaling without --threads")
+readme = (out / "README.md").read_text()
+check("nothing here is kept by hand" in readme and "--platforms gpu-box:cuda,cpu-box" in readme
+      and "| lbm | memory: copy bandwidth at its footprint ÷ bytes per update | 0.615 | 0.222 | **0.327** |" in readme,
+      "README.md: generated, with its command and the Φ tables")
 
-# Every platform: gpu-box adds its host cores, so the speed-up appears.
+# Every platform: gpu-box adds its host cores, which ran one lbm case: Φ over that case alone.
 out = OUT / "all-platforms"
 result, numbers = report(HERE / "gpu-box", HERE / "cpu-box", "--out", out)
 check(numbers["platforms"] == ["gpu-box:openmp", "gpu-box:cuda", "cpu-box:openmp"], f"{numbers['platforms']}")
-check(same(numbers["phi"]["lbm"], hm(0.4, hm(0.8, 0.5), hm(0.25, 0.2))), f"Φ lbm = {numbers['phi']['lbm']}")
-check(same(numbers["phi"]["copy"], 0) and same(numbers["efficiency"]["copy"]["gpu-box:openmp"], 0.75), "copy")
-# rfilter: field64-x only (the Table-1 line case stays out of Φ); 1.25 on openmp is not capped.
-check(same(numbers["efficiency"]["rfilter"]["gpu-box:openmp"], 1.25), "rfilter field: the ratio, not capped")
-check(same(numbers["efficiency"]["rfilter"]["gpu-box:cuda"], 0.6), "rfilter: the line case in the efficiency")
+lbm = arch(numbers, "lbm")
+check(lbm["cases"] == ["aa-fp32-64"] and same(lbm["phi"], hm(0.4, 0.8, 0.25)), f"Φ lbm over the case all ran {lbm}")
+check(same(lbm["all_cases"]["gpu-box:cuda"]["efficiency"], hm(0.8, 0.5)), "the GPU over all its cases, beside")
+markdown = (out / "report.md").read_text()
+check("- lbm on gpu-box:cuda: 1 of its 2 rated cases are not rated on every platform (its efficiency over all 2: "
+      "0.615)" in markdown, "the cases left out of Φ, named")
+# rfilter: field64-x only (the Table-1 line case has no limit); 1.25 on openmp is not capped.
+check(same(arch(numbers, "rfilter")["efficiency"]["gpu-box:openmp"], 1.25), "rfilter field: the ratio, not capped")
+check("| line-n10000-k10 | wall_seconds (lower = better) | no limit recorded (a paper's time on another GPU is not "
+      "one) | not rated · 8e-05 |" in markdown, "the line case: its figure, no ratio to the paper's time")
 speedup = numbers["speedup"]["gpu-box"]
 check(same(speedup["lbm"]["geometric_mean"], 8000 / 200) and speedup["lbm"]["cases"] == 1, f"lbm speed-up {speedup}")
 check(same(speedup["copy"]["geometric_mean"], 1800 / 60), "copy speed-up")
-# times: CPU time ÷ GPU time; field 0.02/0.001 = 20, line 8e-5/4e-5 = 2
-rfilter = speedup["rfilter"]
+rfilter = speedup["rfilter"]  # times: CPU time ÷ GPU time; field 0.02/0.001 = 20, line 8e-5/4e-5 = 2
 check(same(rfilter["geometric_mean"], math.sqrt(20 * 2)) and same(rfilter["lowest"], 2)
       and same(rfilter["highest"], 20), f"rfilter speed-up {rfilter}")
-markdown = (out / "report.md").read_text()
 check("| gpu-box | lbm | 1 | 40 | 40 | 40 |" in markdown, "the lbm speed-up row in report.md")
 check("GPU ÷ CPU throughput" in markdown and "higher = GPU faster" in markdown, "the speed-up's direction")
-row = "| field64-x | wall_seconds (lower = better) | efficiency | 1.250 · 0.02 | 0.600 · 0.001 | — |"
+row = "| field64-x | wall_seconds (lower = better) | memory: the time to read and write the field at the copy " \
+      "bandwidth | 1.250 · 0.02 | 0.600 · 0.001 | — |"
 check(row in markdown, "the rfilter case row: above 1 on openmp, not run on cpu-box")
-# K_ν against the fastest implementation of the platform: GSL on gpu-box's host cores (8e6 ÷ 1e7),
-# ours alone on its GPU; the FP64 rate measured beside it, in flops an evaluation's time.
-check(same(numbers["efficiency"]["besselk"]["gpu-box:openmp"], 0.8), f"besselk {numbers['efficiency']['besselk']}")
-check(same(numbers["efficiency"]["besselk"]["gpu-box:cuda"], 1.0), "besselk: ours, the one GPU implementation")
-row = ("| evaluate | evals_per_second (higher = better) | efficiency | 0.800 · 8e+06 · FP64 400 GFLOP/s, "
-       "5e+04 flops an evaluation's time | 1.000 · 1e+09 · FP64 5e+04 GFLOP/s, 5e+04 flops an evaluation's time | — |")
-check(row in markdown, "the besselk row with the FP64 rate beside it")
-check("| evaluate-boost | evals_per_second (higher = better) | library ÷ best (not in Φ) | 0.2× · 2e+06 |" in markdown,
-      "Boost against the best")
+# K_ν: no FP64 roof recorded (no fp64_ops_per_eval): not rated architecturally. Application: ours
+# ÷ GSL (8e6 ÷ 1e7) on gpu-box's host cores; ours alone on its GPU: not rated, never 1.
+besselk = arch(numbers, "besselk")
+check(besselk["phi"] is None and besselk["efficiency"] == {}, f"besselk without an FP64 roof {besselk}")
+besselk = app(numbers, "besselk")
+check(same(besselk["efficiency"]["gpu-box:openmp"], 0.8) and same(besselk["phi"], 0.8)
+      and besselk["over"] == ["gpu-box:openmp"], f"besselk application {besselk}")
+check(besselk["not_measured"]["gpu-box:cuda"].startswith("not rated: ours is the only implementation measured here "
+                                                         "(CuBesselK: not yet measured)"), f"{besselk}")
+row = ("| evaluate | evals_per_second (higher = better) | arithmetic: FP64 rate ÷ FP64 operations per evaluation | "
+       "not rated · application 0.800 (vs GSL) · 8e+06 · FP64 400 GFLOP/s measured beside it | "
+       "not rated · 1e+09 · FP64 5e+04 GFLOP/s measured beside it | — |")
+check(row in markdown, "the besselk row: no roof, GSL the application limit, the FP64 rate beside it")
+# The copy probe: on host cores a copy to another array moves 1.5 × what it counts; a GPU's as counted.
+probe = numbers["copy_probe"]
+check(same(probe["gpu-box:openmp"]["range-policy"]["moved_gbs"], 90) and
+      same(probe["gpu-box:cuda"]["range-policy"]["moved_gbs"], 1800), f"write-allocate on the host only {probe}")
+check("| gpu-box:openmp | 60 counted, 90 moved (the limit) | — | — | **90** | not yet measured |" in markdown,
+      "the copy probe's row, write-allocate counted")
+check("On gpu-box:openmp the probe's best is the range-policy, counted at three streams" in markdown, markdown)
 check((out / "speedup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "speedup.png is not a PNG")
 
 # An AMD GPU machine beside the NVIDIA one: its hip records are a platform of their own, in Φ
@@ -107,13 +150,71 @@ out = OUT / "amd"
 result, numbers = report(HERE / "gpu-box", HERE / "amd-box", "--out", out)
 check(numbers["platforms"] == ["gpu-box:openmp", "gpu-box:cuda", "amd-box:openmp", "amd-box:hip"],
       f"{numbers['platforms']}")
-check(same(numbers["efficiency"]["lbm"]["amd-box:hip"], 0.6), "lbm efficiency on amd-box:hip")
-check(same(numbers["phi"]["lbm"], hm(0.3, 0.4, 0.6, hm(0.8, 0.5))), f"Φ lbm = {numbers['phi']['lbm']}")
+lbm = arch(numbers, "lbm")
+check(same(lbm["efficiency"]["amd-box:hip"], 0.6), "lbm efficiency on amd-box:hip")
+check(same(lbm["phi"], hm(0.3, 0.4, 0.6, 0.8)), f"Φ lbm = {lbm['phi']} over aa-fp32-64, the case all ran")
 check(same(numbers["speedup"]["amd-box"]["lbm"]["geometric_mean"], 6000 / 300), f"amd speed-up {numbers['speedup']}")
 check(same(numbers["speedup"]["gpu-box"]["lbm"]["geometric_mean"], 8000 / 200), "the NVIDIA speed-up beside it")
 markdown = (out / "report.md").read_text()
 check("| amd-box:hip | `" in markdown and "Test AMD GPU (110 CUs" in markdown, "the hip platform's row in report.md")
 check("| amd-box | lbm | 1 | 20 | 20 | 20 |" in markdown, "the hip speed-up row in report.md")
+
+# History: amd-box can no longer be measured: shown with its figures, never rated.
+out = OUT / "history"
+result, numbers = report(HERE / "gpu-box", HERE / "amd-box", "--history", "amd-box", "--out", out)
+check(numbers["platforms"] == ["gpu-box:openmp", "gpu-box:cuda"] and
+      numbers["history"] == ["amd-box:openmp", "amd-box:hip"], f"history {numbers['platforms']} {numbers['history']}")
+check(same(arch(numbers, "lbm")["phi"], hm(0.4, 0.8)) and "amd-box:hip" not in arch(numbers, "lbm")["not_measured"],
+      f"history is not rated, nor named as not measured: {arch(numbers, 'lbm')}")
+markdown = (out / "report.md").read_text()
+check("| aa-fp32-64 | mlups (higher = better) | memory: copy bandwidth at its footprint ÷ bytes per update | 0.400 · 200 "
+      "| 0.800 · 8000 | history · 300 | history · 6000 |" in markdown, "history columns: figures only")
+check("| amd-box:hip | Test AMD GPU (110 CUs" in markdown and "## History" in markdown, "the history section")
+check("| amd-box (history) | lbm | 1 | 20 | 20 | 20 |" in markdown, "the history's speed-up, marked")
+
+# One commit per platform: records of two commits are not rated until re-taken at one. Peers
+# (perf/peers/run.py's records) are the application limit; a counted FP64 roof the architectural one.
+mixed, peers = OUT / "mixed-box", OUT / "mixed-peers"
+for path in (HERE / "gpu-box").glob("*.json"):
+    record = json.loads(path.read_text())
+    if path.name == "lbm-ab-fp32-64-cuda.json":
+        record["commit"] = "other"
+    if path.name == "besselk-evaluate-cuda.json":
+        record["metrics"]["fp64_ops_per_eval"] = 1000.0  # roof 5e4 GFLOP/s ÷ 1000 = 5e10 evals/s
+    write(mixed, path.name, record)
+write(peers, "cubesselk-evaluate-2000000.json",
+      {"comparison": "cubesselk", "case": "evaluate-2000000", "space": "cuda", "unit": "evaluations/s",
+       "peer": {"name": "cubesselk", "stats": {"median": 2e9, "n": 5}}, "errors": [],
+       "ours": {"pk_bench_case": "evaluate", "stats": {"median": 1.2e9, "n": 5}, "commit": "fixture"}, "ratio": 0.6})
+write(peers, "fluidx3d-fp32-1024.json",
+      {"comparison": "fluidx3d", "case": "fp32-1024", "space": "cuda", "unit": "MLUPS",
+       "peer": {"name": "fluidx3d", "stats": None}, "errors": ["peer, repetition 0: exit status 1"],
+       "ours": {"pk_bench_case": "aa-fp32-1024", "stats": None, "commit": "fixture"}, "ratio": None})
+write(mixed, "gbees-lorenz63-cuda.json", {"kernel": "gbees", "case": "lorenz63", "space": "cuda", "commit": "fixture",
+                                           "metrics": {"cells_per_second": 6e7, "limit_ratio": 1.2}})
+write(peers, "gbees-cuda-lorenz63.json",  # a time: ours 0.1 s, the peer's 0.08 s, so ours at 0.8 of it
+      {"comparison": "gbees-cuda", "case": "lorenz63", "space": "cuda", "unit": "s", "errors": [],
+       "peer": {"name": "gbeescuda", "stats": {"median": 0.08, "n": 5}},
+       "ours": {"pk_bench_case": "lorenz63", "stats": {"median": 0.1, "n": 5}, "commit": "fixture"}, "ratio": 1.25})
+write(peers, "peers.json", {"not": "a record"})
+write(peers, "newpeer-x.json", {"comparison": "newpeer", "case": "x", "space": "cuda"})
+result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={peers}", "--out", OUT / "mixed")
+lbm = arch(numbers, "lbm")
+check(lbm["over"] == ["gpu-box:openmp"] and "2 commits (fixture, other)" in lbm["not_measured"]["gpu-box:cuda"],
+      f"two commits on one platform: not rated {lbm}")
+besselk = arch(numbers, "besselk")
+check(same(besselk["efficiency"]["gpu-box:cuda"], 1e9 / 5e10) and besselk["over"] == ["gpu-box:cuda"],
+      f"K_ν against its FP64 roof {besselk}")
+besselk = app(numbers, "besselk")
+check(same(besselk["efficiency"]["gpu-box:cuda"], 0.6) and same(besselk["phi"], hm(0.8, 0.6)),
+      f"K_ν on the GPU against CuBesselK, measured beside it {besselk}")
+check(same(app(numbers, "gbees")["phi"], 0.8), f"gbees against gbees-cuda, times as rates {app(numbers, 'gbees')}")
+markdown = (OUT / "mixed" / "report.md").read_text()
+check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 0: exit status 1" in markdown,
+      "a peer that did not run: left out, said why")
+check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in markdown, "an unknown peer: left out")
+check("application 0.600 (vs CuBesselK)" in markdown, "the application efficiency in the case's cell")
+check("Peer records read: `" in markdown, "the peers folder named")
 
 # CPU strong scaling, 2 -> 8 threads: lbm 100 -> 350 MLUPS, speed-up 3.5, efficiency 3.5 / 4; rfilter
 # 0.02 -> 0.008 s (lower = better), speed-up 0.02 / 0.008 = 2.5, efficiency 2.5 / 4.
@@ -137,26 +238,31 @@ check("| field64-x | 0.02 wall_seconds (lower = better) | 2.5 (0.62) |" in markd
 check("- gbees lorenz63: no record at 8 threads" in markdown, "the note on the missing case")
 check("CPU strong scaling, lbm     : speed-up 3.5 at 8 threads over 2" in result.stdout, result.stdout)
 
-# GBEES is rated against the copy roofline (roofline_fraction), not its goal (limit_ratio 6
-# would be capped at 1); a record from before the traffic model is shown, not rated.
+# GBEES: its copy roofline is not a limit its cases reach: not rated, application only (no peer yet).
 out = OUT / "gbees"
 result, numbers = report(HERE / "gbees-box", "--out", out)
-check(same(numbers["efficiency"]["gbees"]["gbees-box:cuda"], 0.1), f"gbees efficiency {numbers['efficiency']}")
-check(same(numbers["phi"]["gbees"], 0.1), f"Φ gbees = {numbers['phi'].get('gbees')}")
+check(arch(numbers, "gbees")["phi"] is None and app(numbers, "gbees")["phi"] is None, f"gbees {numbers}")
+check(arch(numbers, "gbees")["not_measured"]["gbees-box:cuda"].startswith("not rated: no reachable limit recorded"),
+      f"gbees: why {arch(numbers, 'gbees')}")
 markdown = (out / "report.md").read_text()
-check("| lorenz63 | cells_per_second (higher = better) | efficiency | not rated · 7e+07 |" in markdown,
-      "the record without a traffic model")
+check("| lorenz96 | cells_per_second (higher = better) | no reachable limit recorded (application efficiency only) | "
+      "not rated · 6e+08 |" in markdown, "the case with a traffic model, not rated against it")
 
 # Records from before the copy at the case's footprint (no footprint_bytes): shown, not rated,
 # whatever their ratio (a 64^3 lattice above its old limit, a 512^3 one below it, a field).
 out = OUT / "old"
 result, numbers = report(HERE / "old-box", "--out", out)
-check(numbers["efficiency"] == {} and numbers["phi"] == {}, f"old records rated: {numbers['efficiency']}")
+check(all(s["phi"] is None and s["efficiency"] == {} for s in numbers["architectural"].values()),
+      f"old records rated: {numbers['architectural']}")
 markdown = (out / "report.md").read_text()
-for row in ("| aa-fp32-64 | mlups (higher = better) | efficiency | not rated · 300 |",
-            "| aa-fp32-512 | mlups (higher = better) | efficiency | not rated · 400 |",
-            "| field256-x | wall_seconds (lower = better) | efficiency | not rated · 0.05 |"):
+for row in ("| aa-fp32-64 | mlups (higher = better) | memory: copy bandwidth at its footprint ÷ bytes per update | "
+            "not rated · 300 |",
+            "| aa-fp32-512 | mlups (higher = better) | memory: copy bandwidth at its footprint ÷ bytes per update | "
+            "not rated · 400 |",
+            "| field256-x | wall_seconds (lower = better) | memory: the time to read and write the field at the copy "
+            "bandwidth | not rated · 0.05 |"):
     check(row in markdown, f"the old record's row {row}")
+check("lbm on old-box:openmp: not rated: records without footprint_bytes" in markdown, "why the old are not rated")
 
 # Bad input: one line on stderr naming the file, exit status 2, no traceback.
 empty = OUT / "empty"
@@ -173,7 +279,13 @@ check(result.returncode == 2 and len(result.stderr.splitlines()) == 1
       and f"--threads {empty}: no threads-<N> subfolders" in result.stderr, f"--threads: stderr {result.stderr!r}")
 result = run(HERE / "gpu-box", "--platforms", "gpu-box:hip", "--out", OUT / "bad")
 check(result.returncode == 2 and "no platform 'gpu-box:hip'" in result.stderr, f"unknown platform: {result.stderr!r}")
+for args, expected in ((["--history", "h100"], "--history: no folder named 'h100'"),
+                       (["--history", "gpu-box"], "no platform left to rate"),
+                       (["--peers", "h100=x"], "--peers h100=x: give NAME=DIR")):
+    result = run(HERE / "gpu-box", *args, "--out", OUT / "bad")
+    check(result.returncode == 2 and len(result.stderr.splitlines()) == 1 and expected in result.stderr,
+          f"{args}: stderr {result.stderr!r}")
 
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
-print("ok: Φ, efficiencies, speed-up, strong scaling, Markdown, PNGs and bad input")
+print("ok: both Φ, efficiencies, history, peers, the copy probe, speed-up, strong scaling, Markdown, PNGs, bad input")
