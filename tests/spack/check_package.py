@@ -16,9 +16,16 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
     without CUDA, +wrapper exactly for CUDA with GCC), cuda_arch single-valued
     (multi=False, no pairwise conflicts) and passed through to kokkos and kokkos-kernels for
     every CudaPackage.cuda_arch_values, kokkos-kernels (@3.4:, +openmp, +blas, +cuda +cublas,
-    no ETI variant forced), no blas dependency of its own but OpenBLAS only with OpenMP
-    threads, nlopt~python, boost@1.71:, googletest (type test), nlohmann-json, cli11;
+    no ETI variant forced), blas as an unconstrained direct link dependency (so that Spack
+    0.23 applies the conflicts) and OpenBLAS only with OpenMP threads, nlopt~python,
+    boost@1.71:, googletest (type test), nlohmann-json, cli11, the C language for +hdf5;
     CUDA 13 refused with every Kokkos before 4.7.01 but 4.6.01 (which spack/overrides patches);
+  * issue #66: the mpi, hdf5, scalapack and cuda_aware_mpi variants declared from 0.2.0 and
+    +rocm refused for 0.1; +rocm (amdgpu_target single-valued, passed to kokkos +rocm, not
+    with +cuda); Kokkos 4.6.01 or later for +cuda and +rocm; Kokkos and Kokkos Kernels
+    @develop/@master refused with a message; openmpi+cuda / mpich+cuda under
+    +cuda_aware_mpi; cmake_args() passes PK_ENABLE_HIP, hipcc of ^hip, HDF5_ROOT and the
+    ScaLAPACK of spec["scalapack"].libs;
   * cmake_args(): every option X in self.define("X", ...) / self.define_from_variant("X", ...)
     is a standard CMake/Kokkos variable (CMAKE_*, Kokkos_ROOT, KokkosKernels_ROOT) or is
     declared with option(X ...) or set(X ...) in PROJECT_ROOT/CMakeLists.txt or
@@ -29,8 +36,9 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
     (spack_stubs.py; `spack_repo.builtin...` for 1.x): the recipe and the three recipes of
     spack/overrides import and extend that layout's classes; cmake_args() finds nvcc_wrapper
     with an external Kokkos (no kokkos-nvcc-wrapper node) and with Spack's; the overrides
-    declare 4.6.01 and apply exactly the files of deps/patches/kokkos-4.6.01 (the same
-    files, not copies) for @4.6.01 with CUDA 13.
+    declare 4.6.01 and apply, from their own directories (spack/overrides is copied on its
+    own), copies of exactly the files of deps/patches/kokkos-4.6.01 (the same bytes) for
+    @4.6.01 with CUDA 13.
 
 Prints one line per check, "ok: ..." or "FAIL: ...", and exits 1 if any check failed.
 Standard library only; Python 3.9 or later.

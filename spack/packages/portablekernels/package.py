@@ -135,6 +135,17 @@ class Portablekernels(CMakePackage, CudaPackage, ROCmPackage):
     conflicts("+rocm", when="@:0.1", msg="HIP support came after 0.1.0: use @0.2.0:")
     conflicts("+rocm", when="amdgpu_target=none", msg="+rocm needs a GPU architecture, e.g. amdgpu_target=gfx90a")
     conflicts("+cuda", when="+rocm", msg="Kokkos builds one GPU backend: +cuda or +rocm, not both")
+    # The HIP kernels' launch parameters hold the facts of CDNA 2 and 3 (pk::SpaceTraits<HIP>
+    # in include/pk/core/spaces.hpp); other AMD GPUs stop the build there.
+    _amd_supported = ("gfx90a", "gfx940", "gfx942")
+    for _arch in ROCmPackage.amdgpu_targets:
+        if _arch not in _amd_supported:
+            conflicts(
+                f"amdgpu_target={_arch}",
+                when="+rocm",
+                msg=f"PortableKernels' HIP backend knows CDNA 2 and 3 only: amdgpu_target="
+                + " or ".join(_amd_supported),
+            )
     # nvcc_wrapper drives g++ for the host side; the project is tested with GCC only.
     requires("%gcc", when="+cuda", msg="+cuda builds with nvcc_wrapper around GCC: add %gcc")
 
@@ -209,6 +220,9 @@ class Portablekernels(CMakePackage, CudaPackage, ROCmPackage):
     for _arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos+cuda cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
         depends_on(f"kokkos-kernels+cuda cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
+    # Kokkos Kernels follows Kokkos' HIP architecture (Spack 0.23's has no amdgpu_target).
+    for _arch in _amd_supported:
+        depends_on(f"kokkos+rocm amdgpu_target={_arch}", when=f"+rocm amdgpu_target={_arch}")
 
     depends_on("nlohmann-json@3:")
     depends_on("cli11")
