@@ -17,14 +17,15 @@
 #     Open MPI built +cuda, HDF5 +mpi and ScaLAPACK;
 #   * `+cuda cuda_arch=80,90` is refused (cuda_arch is single-valued);
 #   * without spack/overrides, CUDA 13 external and buildable, `+cuda` is refused with the
-#     message that names spack/overrides (no CUDA 12 built, no Kokkos @develop);
+#     message that names spack/overrides (no CUDA 12 built, no Kokkos @develop); with them,
+#     the external CUDA is the only one;
 #   * `+rocm amdgpu_target=gfx90a` onto Debian 12's HIP 5.2.3 as externals: Kokkos 4.6.01
-#     +rocm amdgpu_target=gfx90a;
+#     +rocm amdgpu_target=gfx90a; `amdgpu_target=gfx90a,gfx942` refused (single-valued);
 #   * `+mpi +cuda` with the site's Open MPI (not CUDA-aware) as an external that is not
 #     buildable: that Open MPI, ~cuda_aware_mpi;
 #   * with Kokkos and Kokkos Kernels as externals, the recipe's cmake_args() take
 #     nvcc_wrapper from the external Kokkos' prefix (offline/external_kokkos.py).
-# Nine concretizations, 20-30 s each on an idle 2-core machine (about 4 min in all).
+# Ten concretizations, 20-45 s each on an idle 2-core machine (about 4.5 min in all).
 # The Spack 1.x spellings (spack_repo.builtin imports) are checked by check_package.py.
 # Exits 1 on the first failed check; exits 0 with one line when ../shared/tools is absent.
 #   tests/spack/spec_with_offline_spack.sh   (or ./pk test-spack; PK_SPACK_CACHE: see offline/setup.sh)
@@ -167,6 +168,15 @@ assert n == 1, "no cuda entry in offline/packages.yaml"
 open(sys.argv[2], "w").write(text)
 PY
 refused "kokkos@develop is an unpinned branch: .*spack/overrides" -C "$plain" -- portablekernels +cuda cuda_arch=90
+# The same site with spack/overrides: the external CUDA, none built.
+buildable=$work/scope-cuda-buildable
+mkdir -p "$buildable"
+cp "$plain/packages.yaml" "$buildable/"
+cp "$scope/repos.yaml" "$buildable/"
+spec=$(concretize -C "$buildable" -- portablekernels +cuda cuda_arch=90)
+has "$spec" cuda "\[e\].*cuda@13.0.88"
+has "$spec" kokkos "@4.6.01" "\+cuda"
+[ "$(grep -cE '\^cuda@' <<<"$spec")" = 1 ] || fail "more than one CUDA in the spec"
 
 # -- 5. +rocm onto Debian's HIP ------------------------------------------------------------------
 rocm=$work/scope-rocm
@@ -196,6 +206,8 @@ has "$spec" portablekernels "@0.2.0" "\+rocm" "amdgpu_target=gfx90a" "~cuda"
 has "$spec" kokkos "@4.6.01" "\+rocm" "amdgpu_target=gfx90a" "~cuda" "\+openmp"
 has "$spec" kokkos-kernels "@4.6.01" "~cuda" "\+openmp"
 has "$spec" hip "@5.2.3"
+refused 'multiple values are not allowed for variant .amdgpu_target.' -C "$scope" -C "$rocm" -- \
+  portablekernels +rocm amdgpu_target=gfx90a,gfx942
 
 # -- 6. +mpi +cuda on the site's Open MPI (not CUDA-aware, not buildable) ------------------------
 sitempi=$work/scope-site-mpi

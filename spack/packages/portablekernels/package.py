@@ -99,9 +99,12 @@ class Portablekernels(CMakePackage, CudaPackage, ROCmPackage):
     )
     depends_on("scalapack", when="+scalapack")
     # A CUDA build prefers an MPI built with CUDA (one that takes GPU memory): where Spack
-    # builds the MPI, it builds it +cuda; an external MPI (a site's) is taken as it is, this
-    # variant then turning off, because reusing an external outranks a variant's default.
-    # `+cuda_aware_mpi` insists (refused with an external MPI built without CUDA).
+    # builds the MPI, it builds it +cuda. A site's MPI declared `buildable: false` is taken as
+    # it is, the variant turning off. A *buildable* external MPI is not reused: Spack 0.23
+    # ranks a root's variant defaults above reuse, so it builds a CUDA-aware MPI beside it
+    # (say ~cuda_aware_mpi, or make the external not buildable). `+cuda_aware_mpi` insists
+    # (refused with an external MPI built without CUDA). At run time the programs ask the MPI
+    # (MPIX_Query_cuda_support) and stage through the host where it is not CUDA-aware.
     variant(
         "cuda_aware_mpi", default=True, when="@0.2.0: +mpi +cuda",
         description="Prefer an MPI built with CUDA support (off: whatever MPI the site has)",
