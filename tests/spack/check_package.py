@@ -25,7 +25,8 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
     with +cuda); Kokkos 4.6.01 or later for +cuda and +rocm; Kokkos and Kokkos Kernels
     @develop/@master refused with a message; openmpi+cuda / mpich+cuda under
     +cuda_aware_mpi; cmake_args() passes PK_ENABLE_HIP, hipcc of ^hip, HDF5_ROOT and the
-    ScaLAPACK of spec["scalapack"].libs;
+    ScaLAPACK of spec["scalapack"].libs; patch() rewrites the one line of
+    cmake/PKVersion.cmake that names a build without .git (a release archive);
   * cmake_args(): every option X in self.define("X", ...) / self.define_from_variant("X", ...)
     is a standard CMake/Kokkos variable (CMAKE_*, Kokkos_ROOT, KokkosKernels_ROOT) or is
     declared with option(X ...) or set(X ...) in PROJECT_ROOT/CMakeLists.txt or
@@ -658,6 +659,19 @@ def main(argv: list[str]) -> int:
                  "PK_ENABLE_EXAMPLES is False (installs build no examples/)")
     report.check(any('["kokkos"]' in v.replace("'", '"') and "cxxstd" in v for v in value_src("CMAKE_CXX_STANDARD")),
                  "CMAKE_CXX_STANDARD is Kokkos' cxxstd (C++20 with Kokkos 5)")
+
+    # A release archive has no .git: patch() rewrites the line of cmake/PKVersion.cmake that
+    # names such a build, so that the records name the release and its commit.
+    patch_fn = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "patch"]
+    patch_src = ast.unparse(patch_fn[0]) if patch_fn else ""
+    version_cmake = root / "cmake" / "PKVersion.cmake"
+    m = re.search(r"_no_git_line\s*=\s*r?'([^']*)'", source)
+    lines = ([ln for ln in version_cmake.read_text(encoding="utf-8").splitlines() if re.search(m.group(1), ln)]
+             if m and version_cmake.is_file() else [])
+    report.check("filter_file" in patch_src and "PKVersion.cmake" in patch_src and "_releases" in patch_src
+                 and len(lines) == 1,
+                 "patch() names the release in the records (one PK_COMMIT line of cmake/PKVersion.cmake)",
+                 f"{len(lines)} matching lines")
 
     check_imports(report, root)
     return 1 if report.failed else 0

@@ -5,7 +5,8 @@
 # that portablekernels can reach (offline/setup.sh), Debian's packages and the system's CUDA
 # 13.0 as externals (offline/packages.yaml). Checks (issue #66):
 #   * each release's archive: `git archive | gzip -n` of the commit the recipe names has the
-#     recipe's sha256, and Spack reads that sha256 and a URL naming that commit;
+#     recipe's sha256, and Spack reads that sha256 and a URL naming that commit; its
+#     cmake/PKVersion.cmake has the one line the recipe's patch() rewrites;
 #   * `portablekernels` concretizes to 0.2.0 with an OpenMP-threaded OpenBLAS, also where
 #     OpenBLAS is not an external (the recipe chooses threads=openmp itself), and
 #     `^openblas threads=none` is refused with the recipe's message;
@@ -93,6 +94,10 @@ while read -r version commit sha url listed; do
   got=$(git -C "$root" archive --format=tar --prefix="portablekernels-$commit/" "$commit" | gzip -cn | sha256sum | cut -c1-64)
   [ "$got" = "$sha" ] || fail "$version: git archive of $commit | gzip -n has sha256 $got, the recipe $sha"
   echo "ok: portablekernels@$version is $commit, its archive's sha256 is the recipe's ($got)"
+  # The recipe's patch() names the release in the records through this one line.
+  lines=$(git -C "$root" show "$commit:cmake/PKVersion.cmake" | grep -cE '^set\(PK_COMMIT "[^"]*"\)' || true)
+  [ "$lines" = 1 ] || fail "$version: cmake/PKVersion.cmake of $commit has $lines lines for patch() to rewrite"
+  echo "ok: $version: patch() names the release in its records (cmake/PKVersion.cmake)"
 done <<<"$releases"
 
 # -- 2. OpenMP, OpenBLAS ---------------------------------------------------------------------

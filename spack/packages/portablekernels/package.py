@@ -269,6 +269,21 @@ class Portablekernels(CMakePackage, CudaPackage, ROCmPackage):
         match = re.search(r"-march=(\S+)", flags)
         return match.group(1) if match else ""
 
+    #: The line of cmake/PKVersion.cmake that names the build where no .git is (a release
+    #: archive); tests/spack/spec_with_offline_spack.sh checks each release has one.
+    _no_git_line = r'^set\(PK_COMMIT "[^"]*"\)'
+
+    def patch(self):
+        """A release archive has no .git: the records would name the CMake project's version
+        (0.1.0 at 0.2.0's commit) or "unknown"; they name the release and its commit."""
+        release = self._releases.get(str(self.spec.version))
+        if release:
+            filter_file(
+                self._no_git_line,
+                f'set(PK_COMMIT "{self.spec.version} ({release[0][:12]})")',
+                join_path("cmake", "PKVersion.cmake"),
+            )
+
     def cmake_args(self):
         spec = self.spec
         args = [
