@@ -88,7 +88,7 @@ while read -r version commit sha url listed; do
   if ! git -C "$root" cat-file -e "$commit^{commit}" 2>/dev/null; then
     # A shallow clone (or no git at all) cannot rebuild it; a full clone must have it.
     [ "$shallow" = false ] && fail "$version: commit $commit is not in this repository"
-    echo "skipped: $version's archive (commit $commit not in this ${shallow/true/shallow} clone)"
+    echo "skipped: $version's archive (commit $commit: no full git clone here; git says shallow=$shallow)"
     continue
   fi
   got=$(git -C "$root" archive --format=tar --prefix="portablekernels-$commit/" "$commit" | gzip -cn | sha256sum | cut -c1-64)
