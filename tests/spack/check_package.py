@@ -16,9 +16,17 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
     without CUDA, +wrapper exactly for CUDA with GCC), cuda_arch single-valued
     (multi=False, no pairwise conflicts) and passed through to kokkos and kokkos-kernels for
     every CudaPackage.cuda_arch_values, kokkos-kernels (@3.4:, +openmp, +blas, +cuda +cublas,
-    no ETI variant forced), no blas dependency of its own but OpenBLAS only with OpenMP
-    threads, nlopt~python, boost@1.71:, googletest (type test), nlohmann-json, cli11;
+    no ETI variant forced), blas as an unconstrained direct link dependency (so that Spack
+    0.23 applies the conflicts) and OpenBLAS only with OpenMP threads, nlopt~python,
+    boost@1.71:, googletest (type test), nlohmann-json, cli11, the C language for +hdf5;
     CUDA 13 refused with every Kokkos before 4.7.01 but 4.6.01 (which spack/overrides patches);
+  * issue #66: the mpi, hdf5, scalapack and cuda_aware_mpi variants declared from 0.2.0 and
+    +rocm refused for 0.1; +rocm (amdgpu_target single-valued, passed to kokkos +rocm, not
+    with +cuda); Kokkos 4.6.01 or later for +cuda and +rocm; Kokkos and Kokkos Kernels
+    @develop/@master refused with a message; openmpi+cuda / mpich+cuda under
+    +cuda_aware_mpi; cmake_args() passes PK_ENABLE_HIP, hipcc of ^hip, HDF5_ROOT and the
+    ScaLAPACK of spec["scalapack"].libs; patch() rewrites the one line of
+    cmake/PKVersion.cmake that names a build without .git (a release archive);
   * cmake_args(): every option X in self.define("X", ...) / self.define_from_variant("X", ...)
     is a standard CMake/Kokkos variable (CMAKE_*, Kokkos_ROOT, KokkosKernels_ROOT) or is
     declared with option(X ...) or set(X ...) in PROJECT_ROOT/CMakeLists.txt or
@@ -29,8 +37,9 @@ PACKAGE_PY is read with `ast` (never imported or executed). The checks:
     (spack_stubs.py; `spack_repo.builtin...` for 1.x): the recipe and the three recipes of
     spack/overrides import and extend that layout's classes; cmake_args() finds nvcc_wrapper
     with an external Kokkos (no kokkos-nvcc-wrapper node) and with Spack's; the overrides
-    declare 4.6.01 and apply exactly the files of deps/patches/kokkos-4.6.01 (the same
-    files, not copies) for @4.6.01 with CUDA 13.
+    declare 4.6.01 and apply, from their own directories (spack/overrides is copied on its
+    own), copies of exactly the files of deps/patches/kokkos-4.6.01 (the same bytes) for
+    @4.6.01 with CUDA 13.
 
 Prints one line per check, "ok: ..." or "FAIL: ...", and exits 1 if any check failed.
 Standard library only; Python 3.9 or later.
@@ -44,9 +53,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-STANDARD_CMAKE_VARS = {"Kokkos_ROOT", "KokkosKernels_ROOT"}
-# Variants a CudaPackage subclass has without declaring them.
-CUDAPACKAGE_VARIANTS = {"cuda", "cuda_arch"}
+STANDARD_CMAKE_VARS = {"Kokkos_ROOT", "KokkosKernels_ROOT", "HDF5_ROOT"}
+# Variants a CudaPackage or ROCmPackage subclass has without declaring them.
+CUDAPACKAGE_VARIANTS = {"cuda", "cuda_arch", "rocm", "amdgpu_target"}
 
 
 class Report:
@@ -149,9 +158,10 @@ class Config:
         return all(c == self.compiler for c in cond.compilers)
 
 
-CPU_GCC = Config("openmp-only %gcc", {"openmp": True, "cuda": False}, "gcc")
-GPU_GCC = Config("+cuda %gcc", {"openmp": True, "cuda": True}, "gcc")
-GPU_CLANG = Config("+cuda %clang", {"openmp": True, "cuda": True}, "clang")
+CPU_GCC = Config("openmp-only %gcc", {"openmp": True, "cuda": False, "rocm": False}, "gcc")
+GPU_GCC = Config("+cuda %gcc", {"openmp": True, "cuda": True, "rocm": False}, "gcc")
+GPU_CLANG = Config("+cuda %clang", {"openmp": True, "cuda": True, "rocm": False}, "clang")
+ROCM_GCC = Config("+rocm %gcc", {"openmp": True, "cuda": False, "rocm": True}, "gcc")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -480,9 +490,13 @@ def main(argv: list[str]) -> int:
                  "depends_on googletest (type test)")
     for pkg in ("nlohmann-json", "cli11"):
         report.check(bool(applicable(pkg, CPU_GCC)), f"depends_on {pkg}")
-    # CMake never looks for a BLAS: Kokkos Kernels (+blas) brings it.
-    report.check(not applicable("blas", CPU_GCC) and not applicable("openblas", CPU_GCC),
-                 "no depends_on blas or openblas (the project's CMake never looks for one)")
+    # CMake never looks for a BLAS: Kokkos Kernels (+blas) brings it. The recipe names it as
+    # a direct (link) dependency all the same, because Spack 0.23 checks `^openblas` in
+    # conflicts against direct dependencies only; it never picks a BLAS itself.
+    blas = applicable("blas", CPU_GCC)
+    report.check(bool(blas) and all(dep_types(d) == {"link"} and not s.variants and not s.versions for s, d in blas)
+                 and not applicable("openblas", CPU_GCC),
+                 "depends_on('blas', type='link'), no constraint and no openblas (for the OpenBLAS conflicts)")
     for threads in ("none", "pthreads"):
         report.check(refused("conflicts", f"^openblasthreads={threads}", ""),
                      f"conflicts('^openblas threads={threads}', msg=...): OpenBLAS must use OpenMP threads")
@@ -514,6 +528,45 @@ def main(argv: list[str]) -> int:
     cxx = applicable("cxx", CPU_GCC)
     report.check(bool(cxx) and all("build" in dep_types(d) for _, d in cxx),
                  "depends_on cxx (type build): the C++ compiler, needed by Spack 1.x")
+    hdf5_cfg = Config("+mpi +hdf5 %gcc", dict(CPU_GCC.variants, mpi=True, hdf5=True), "gcc")
+    c_lang = applicable("c", hdf5_cfg)
+    report.check(bool(c_lang) and all(dep_types(d) == {"build"} for _, d in c_lang)
+                 and not applicable("c", CPU_GCC),
+                 "depends_on c (type build) for +hdf5: the project's FindHDF5 compiles C")
+
+    # Issue #66, item by item.
+    # Variants of what came after 0.1.0 exist only for the versions that have it.
+    for name in ("mpi", "hdf5", "scalapack", "cuda_aware_mpi"):
+        v = variants.get(name)
+        when = ast.unparse(v.kwargs["when"]) if v is not None and "when" in v.kwargs else ""
+        report.check("@0.2.0:" in when, f"variant '{name}' is declared when='@0.2.0: ...' (0.1.0 has no {name})",
+                     f"when={when or 'none'}")
+    report.check(refused("conflicts", "+rocm", "@:0.1"), "conflicts('+rocm', when='@:0.1', msg=...)")
+    rarch = variants.get("amdgpu_target")
+    rmulti = rarch.kwargs.get("multi") if rarch else None
+    report.check(rarch is not None and isinstance(rmulti, ast.Constant) and rmulti.value is False
+                 and ast.unparse(rarch.kwargs.get("when", ast.Constant(None))) in ("'+rocm'", '"+rocm"'),
+                 "variant('amdgpu_target', multi=False, when='+rocm') is declared (as for cuda_arch)")
+    report.check(refused("conflicts", "+rocm", "amdgpu_target=none"), "conflicts('+rocm', when='amdgpu_target=none')")
+    report.check(refused("conflicts", "+cuda", "+rocm"), "conflicts('+cuda', when='+rocm'): one GPU backend")
+    want("kokkos", ROCM_GCC, "rocm")
+    want("kokkos", ROCM_GCC, "openmp")
+    want("kokkos", CPU_GCC, "rocm", False)
+    want("kokkos", ROCM_GCC, "cuda", False)
+    # The GPU backends only on Kokkos 4.6.01 and later: nothing left for which Spack would build
+    # a second CUDA (12.x, for Kokkos 4.3.01) beside a site's CUDA 13.
+    for cfg in (GPU_GCC, ROCM_GCC):
+        _, low = merged("kokkos", cfg)
+        report.check(low is not None and low >= (4, 6, 1), f"kokkos@4.6.01: for {cfg.label}", f"lower bound {fmt(low)}")
+    # Unpinned branches refused, with a message that says what to do.
+    for pkg in ("kokkos", "kokkos-kernels"):
+        for branch in ("develop", "master"):
+            report.check(refused("conflicts", f"^{pkg}@{branch}", ""), f"conflicts('^{pkg}@{branch}', msg=...)")
+    # +mpi +cuda prefers an MPI built with CUDA where Spack builds the MPI.
+    aware = [s for s, conds, d in deps if s.variants.get("cuda") is True and s.name in ("openmpi", "mpich")
+             and any("cuda_aware_mpi" in c.variants for c in conds)]
+    report.check({s.name for s in aware} == {"openmpi", "mpich"},
+                 "openmpi+cuda and mpich+cuda when +cuda_aware_mpi (default on for +mpi +cuda)")
 
     # -- cmake_args -----------------------------------------------------------------------------
     funcs = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "cmake_args"]
@@ -525,7 +578,7 @@ def main(argv: list[str]) -> int:
     cmake_text = {p: strip_cmake_comments(p.read_text(encoding="utf-8")) for p in cmake_files if p.is_file()}
 
     def declared_in(name: str) -> list[Path]:
-        pat = re.compile(r"\b(?:option|set)\s*\(\s*\"?" + re.escape(name) + r"\"?(?=[\s)])", re.I)
+        pat = re.compile(r"\b(?:option|set|find_library)\s*\(\s*\"?" + re.escape(name) + r"\"?(?=[\s)])", re.I)
         return [p for p, t in cmake_text.items() if pat.search(t)]
 
     # Parent links, to know which `if` a define sits in.
@@ -591,10 +644,34 @@ def main(argv: list[str]) -> int:
     report.check(any(k == "define" and len(c.args) > 1 and "_nvcc_wrapper" in ast.unparse(c.args[1])
                      and inside_if(c, "+cuda %gcc") for k, c in defines.get("CMAKE_CXX_COMPILER", [])),
                  "CMAKE_CXX_COMPILER is Kokkos' nvcc_wrapper when +cuda %gcc")
+    report.check(any(k == "define_from_variant" and len(c.args) > 1 and isinstance(c.args[1], ast.Constant)
+                     and c.args[1].value == "rocm" for k, c in defines.get("PK_ENABLE_HIP", [])),
+                 "PK_ENABLE_HIP follows the rocm variant")
+    report.check(any(k == "define" and len(c.args) > 1 and "hipcc" in ast.unparse(c.args[1])
+                     and '["hip"]' in ast.unparse(c.args[1]).replace("'", '"') and inside_if(c, "+rocm")
+                     for k, c in defines.get("CMAKE_CXX_COMPILER", [])),
+                 "CMAKE_CXX_COMPILER is the hip dependency's hipcc when +rocm")
+    report.check(any('["scalapack"].libs' in v.replace("'", '"') for v in value_src("PK_SCALAPACK_LIBRARY")),
+                 "PK_SCALAPACK_LIBRARY is spec['scalapack'].libs (MKL, Cray LibSci; not a lookup by name)")
+    report.check(any('["hdf5"].prefix' in v.replace("'", '"') for v in value_src("HDF5_ROOT")),
+                 "HDF5_ROOT is spec['hdf5'].prefix")
     report.check(any(v in ("False", "'OFF'", '"OFF"') for v in value_src("PK_ENABLE_EXAMPLES")),
                  "PK_ENABLE_EXAMPLES is False (installs build no examples/)")
     report.check(any('["kokkos"]' in v.replace("'", '"') and "cxxstd" in v for v in value_src("CMAKE_CXX_STANDARD")),
                  "CMAKE_CXX_STANDARD is Kokkos' cxxstd (C++20 with Kokkos 5)")
+
+    # A release archive has no .git: patch() rewrites the line of cmake/PKVersion.cmake that
+    # names such a build, so that the records name the release and its commit.
+    patch_fn = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "patch"]
+    patch_src = ast.unparse(patch_fn[0]) if patch_fn else ""
+    version_cmake = root / "cmake" / "PKVersion.cmake"
+    m = re.search(r"_no_git_line\s*=\s*r?'([^']*)'", source)
+    lines = ([ln for ln in version_cmake.read_text(encoding="utf-8").splitlines() if re.search(m.group(1), ln)]
+             if m and version_cmake.is_file() else [])
+    report.check("filter_file" in patch_src and "PKVersion.cmake" in patch_src and "_releases" in patch_src
+                 and len(lines) == 1,
+                 "patch() names the release in the records (one PK_COMMIT line of cmake/PKVersion.cmake)",
+                 f"{len(lines)} matching lines")
 
     check_imports(report, root)
     return 1 if report.failed else 0
@@ -630,6 +707,7 @@ def check_imports(report: Report, root: Path) -> None:
          "gcc", "/site/wrapper/bin/nvcc_wrapper"),
         ("+cuda %clang", [], {"cuda": True}, "clang", None),
         ("~cuda", [], {"cuda": False}, "gcc", None),
+        ("+rocm (hipcc of the hip dependency)", [], {"cuda": False, "rocm": True}, "gcc", "/usr/bin/hipcc"),
     ]
 
     for layout in stubs.LAYOUTS:
@@ -644,8 +722,10 @@ def check_imports(report: Report, root: Path) -> None:
                          f"package.py imports, deriving from that layout's CMakePackage and CudaPackage {where}")
             for label, kokkos_deps, variants, compiler, want in compiler_cases:
                 kokkos = FakeSpec("kokkos", "/site/kokkos", {"cxxstd": "17"}, deps=kokkos_deps)
-                spec = FakeSpec("portablekernels", "/site/pk", dict(variants, mpi=False, hdf5=False, scalapack=False),
-                                deps=[kokkos, FakeSpec("kokkos-kernels", "/site/kk")], compiler=compiler)
+                spec = FakeSpec("portablekernels", "/site/pk",
+                                dict({"rocm": False}, **variants, mpi=False, hdf5=False, scalapack=False),
+                                deps=[kokkos, FakeSpec("kokkos-kernels", "/site/kk"), FakeSpec("hip", "/usr")],
+                                compiler=compiler)
                 try:
                     args = cls(spec).cmake_args()
                     found = [a.split("=", 1)[1] for a in args if a.startswith("-DCMAKE_CXX_COMPILER=")]
@@ -667,14 +747,18 @@ def check_imports(report: Report, root: Path) -> None:
                 own = over.own_directives
                 report.check(any(d[0] == "version" and d[1][:1] == ("4.6.01",) and d[2].get("sha256") for d in own),
                              f"spack/overrides/{name} declares 4.6.01 with its sha256 {where}")
+                # Copies beside the recipe (spack/overrides is copied on its own), byte for byte
+                # the files of deps/patches that deps/bootstrap.sh applies.
                 applied = [(py.parent / d[1][0], " ".join(d[3] + [d[2].get("when", "")]))
                            for d in own if d[0] == "patch"]
                 files = [f for f, _ in applied]
                 exact = (len(files) == len(patches)
-                         and all(any(f.is_file() and f.samefile(p) and f.read_bytes() == p.read_bytes() for f in files)
+                         and all(f.parent == py.parent and f.is_file() for f in files)
+                         and all(any(f.name == p.name and f.read_bytes() == p.read_bytes() for f in files)
                                  for p in patches))
-                report.check(exact, f"spack/overrides/{name} applies exactly the files "
-                             f"{', '.join('deps/patches/kokkos-4.6.01/' + p.name for p in patches) or '(none)'} {where}",
+                report.check(exact, f"spack/overrides/{name} applies, from its own directory, copies of exactly "
+                             f"{', '.join('deps/patches/kokkos-4.6.01/' + p.name for p in patches) or '(none)'} "
+                             f"with the same bytes {where}",
                              f"applies {', '.join(str(f) for f in files) or 'nothing'}")
                 report.check(all("@4.6.01" in w and "^cuda@13:" in w for _, w in applied),
                              f"spack/overrides/{name}: patches only for @4.6.01 with ^cuda@13: {where}")

@@ -3,16 +3,16 @@
 # the installed programs from another directory: `spack load portablekernels && pk-bench
 # --space openmp --size tiny`, and the recipe's stand-alone tests (`spack test run`).
 # Sources come from a local mirror: Kokkos and Kokkos Kernels 4.6.01 from ../shared/deps,
-# and PortableKernels 0.1.0 as `git archive` of RELEASE_COMMIT (the commit whose archive's
-# sha256 the recipe records). Takes ~40 min on 2 cores (Kokkos Kernels is most of it).
-#   tests/spack/install_with_offline_spack.sh WORK_DIR RELEASE_COMMIT
+# and PortableKernels 0.2.0 as the archive of the commit the recipe names (`git archive |
+# gzip -n`, the bytes of GitHub's archive, whose sha256 the recipe records). Takes ~40 min on
+# 2 cores (Kokkos Kernels is most of it).
+#   tests/spack/install_with_offline_spack.sh WORK_DIR
 # WORK_DIR keeps the Spack tree, its configuration and the installs (rerunning reuses them).
 # PK_SPACK_KOKKOS_EXTERNAL="VERSION PREFIX" uses an installed Kokkos + Kokkos Kernels (OpenMP,
 # BLAS, OpenMP ETI; one prefix, e.g. deps/bootstrap.sh's) as externals instead of building them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mkdir -p "$1" && cd "$1" && pwd)
-release=$2
 shared=$root/../shared
 [ -f "$shared/tools/offline-spack.tar.xz" ] || { echo "no $shared/tools/offline-spack.tar.xz"; exit 1; }
 
@@ -23,9 +23,10 @@ mirror=$work/mirror
 mkdir -p "$mirror/kokkos" "$mirror/kokkos-kernels" "$mirror/portablekernels"
 cp "$shared/deps/kokkos-4.6.01.tar.gz" "$mirror/kokkos/"
 cp "$shared/deps/kokkos-kernels-4.6.01.tar.gz" "$mirror/kokkos-kernels/"
-git -C "$root" archive --format=tar.gz --prefix=portablekernels-0.1.0/ "$release" \
-  > "$mirror/portablekernels/portablekernels-0.1.0.tar.gz"
-echo "portablekernels-0.1.0.tar.gz ($release): sha256 $(sha256sum < "$mirror/portablekernels/portablekernels-0.1.0.tar.gz" | cut -c1-64)"
+read -r _ release _ <<<"$(spack -C "$scope" python "$root/tests/spack/offline/releases.py" | grep '^0\.2\.0 ')"
+git -C "$root" archive --format=tar --prefix="portablekernels-$release/" "$release" | gzip -cn \
+  > "$mirror/portablekernels/portablekernels-0.2.0.tar.gz"
+echo "portablekernels-0.2.0.tar.gz ($release): sha256 $(sha256sum < "$mirror/portablekernels/portablekernels-0.2.0.tar.gz" | cut -c1-64)"
 
 if [ -n "${PK_SPACK_KOKKOS_EXTERNAL:-}" ]; then
   read -r kv kprefix <<<"$PK_SPACK_KOKKOS_EXTERNAL"

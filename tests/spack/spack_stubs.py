@@ -27,6 +27,11 @@ LAYOUTS = ("0.2x", "1.x")
 # CudaPackage.cuda_arch_values of Spack 1.x (0.23 lacks 100 and 120).
 CUDA_ARCH_VALUES = ("10", "11", "12", "13", "20", "21", "30", "32", "35", "37", "50", "52", "53",
                     "60", "61", "62", "70", "72", "75", "80", "86", "87", "89", "90", "100", "120")
+# ROCmPackage.amdgpu_targets (a subset: the stand-in needs only that it is a tuple of names).
+AMDGPU_TARGETS = ("gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx1030",
+                  "gfx1100")
+# spack.directives.SUPPORTED_LANGUAGES of Spack 0.23.0 (1.x has no such name).
+SUPPORTED_LANGUAGES = ("c", "cxx", "fortran")
 
 _pending: list[tuple] = []  # directive calls of the class body being executed
 _when: list[str] = []
@@ -91,6 +96,8 @@ def layout(which: str):
     CMakePackage = _Meta("CMakePackage", (PackageBase,), {"__module__": "spack.stub"})
     CudaPackage = _Meta("CudaPackage", (PackageBase,),
                         {"__module__": "spack.stub", "cuda_arch_values": CUDA_ARCH_VALUES})
+    ROCmPackage = _Meta("ROCmPackage", (PackageBase,),
+                        {"__module__": "spack.stub", "amdgpu_targets": AMDGPU_TARGETS})
     directives = {n: _directive(n) for n in
                   ("version", "variant", "depends_on", "conflicts", "requires", "patch",
                    "maintainers", "license", "provides", "resource")}
@@ -98,14 +105,16 @@ def layout(which: str):
                "which": lambda *a, **k: None, "InstallError": RuntimeError}
     package_api = dict(directives, **helpers)
     package_api["__all__"] = list(package_api)
-    builtin = {"kokkos": ("Kokkos", (CMakePackage, CudaPackage)),
+    builtin = {"kokkos": ("Kokkos", (CMakePackage, CudaPackage, ROCmPackage)),
                "kokkos_nvcc_wrapper": ("KokkosNvccWrapper", (Package,)),
                "kokkos_kernels": ("KokkosKernels", (CMakePackage, CudaPackage))}
     modules: dict[str, types.ModuleType] = {"spack": _new_module("spack")}
     if which == "0.2x":
-        extra = {"CMakePackage": CMakePackage, "CudaPackage": CudaPackage, "Package": Package}
+        extra = {"CMakePackage": CMakePackage, "CudaPackage": CudaPackage, "ROCmPackage": ROCmPackage,
+                 "Package": Package}
         modules["spack.package"] = _new_module("spack.package", **package_api, **extra)
         modules["spack.package"].__all__ += list(extra)
+        modules["spack.directives"] = _new_module("spack.directives", SUPPORTED_LANGUAGES=SUPPORTED_LANGUAGES)
         modules["spack.pkg"] = _new_module("spack.pkg")
         modules["spack.pkg.builtin"] = _new_module("spack.pkg.builtin")
         for mod, (cls, bases) in builtin.items():
@@ -119,6 +128,7 @@ def layout(which: str):
         systems = "spack_repo.builtin.build_systems"
         modules[f"{systems}.cmake"] = _new_module(f"{systems}.cmake", CMakePackage=CMakePackage)
         modules[f"{systems}.cuda"] = _new_module(f"{systems}.cuda", CudaPackage=CudaPackage)
+        modules[f"{systems}.rocm"] = _new_module(f"{systems}.rocm", ROCmPackage=ROCmPackage)
         modules[f"{systems}.generic"] = _new_module(f"{systems}.generic", Package=Package)
         for mod, (cls, bases) in builtin.items():
             name = f"spack_repo.builtin.packages.{mod}.package"
@@ -129,7 +139,8 @@ def layout(which: str):
         del sys.modules[k]
     sys.modules.update(modules)
     try:
-        yield types.SimpleNamespace(CMakePackage=CMakePackage, CudaPackage=CudaPackage, Package=Package,
+        yield types.SimpleNamespace(CMakePackage=CMakePackage, CudaPackage=CudaPackage, ROCmPackage=ROCmPackage,
+                                    Package=Package,
                                     builtin={m: getattr(modules[_builtin_module(which, m)], c)
                                              for m, (c, _) in builtin.items()})
     finally:

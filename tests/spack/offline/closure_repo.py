@@ -19,13 +19,18 @@ packages = spack.config.get("packages")
 
 
 def provider(virtual):
-    """The provider that packages.yaml requires, or else the first one it prefers."""
+    """The provider that packages.yaml requires, or else the first one it prefers, or else the
+    first by name of the builtin providers (a virtual that no recipe can provide is an error:
+    `pbs` for openmpi's schedulers=tm)."""
     settings = packages.get(virtual, {})
     required = settings.get("require")
     if isinstance(required, str):
         return spack.spec.Spec(required).name
     preferred = packages.get("all", {}).get("providers", {}).get(virtual)
-    return spack.spec.Spec(preferred[0]).name if preferred else None
+    if preferred:
+        return spack.spec.Spec(preferred[0]).name
+    names = sorted({s.name for s in spack.repo.PATH.providers_for(virtual)})
+    return names[0] if names else None
 
 
 def mentioned(obj):

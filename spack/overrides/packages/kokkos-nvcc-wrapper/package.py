@@ -1,6 +1,7 @@
 # Spack's kokkos-nvcc-wrapper recipe (bin/nvcc_wrapper of a Kokkos release), plus the 4.6.01
 # release where Spack lacks it (0.23, whose newest is 4.3.01) and the project's patch of the
-# wrapper's default architecture for CUDA 13 (deps/patches/kokkos-4.6.01, applied from there).
+# wrapper's default architecture for CUDA 13 (a copy, beside this file, of the one in
+# deps/patches/kokkos-4.6.01).
 from spack.package import *
 
 try:  # Spack 1.x
@@ -10,9 +11,6 @@ try:  # Spack 1.x
 except ImportError:  # Spack 0.2x
     from spack.pkg.builtin.kokkos_nvcc_wrapper import KokkosNvccWrapper as BuiltinKokkosNvccWrapper
 
-#: deps/patches/kokkos-4.6.01 of the repository, relative to this directory
-PATCHES = "../../../../deps/patches/kokkos-4.6.01"
-
 
 class KokkosNvccWrapper(BuiltinKokkosNvccWrapper):
     version(
@@ -21,4 +19,4 @@ class KokkosNvccWrapper(BuiltinKokkosNvccWrapper):
         url="https://github.com/kokkos/kokkos/releases/download/4.6.01/kokkos-4.6.01.tar.gz",
     )
     # nvcc 13 rejects the wrapper's default sm_70, which CMake's compiler probe uses.
-    patch(f"{PATCHES}/0001-nvcc-wrapper-default-sm90.patch", when="@4.6.01 ^cuda@13:")
+    patch("0001-nvcc-wrapper-default-sm90.patch", when="@4.6.01 ^cuda@13:")
