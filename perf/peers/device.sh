@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The peers (#62) on a GPU machine in one command: builds the peers (from build/peers/src, see
+# perf/peers/prepare.sh), then perf/peers/run.py: each peer and the matching pk-bench cases of
+# a carried staged build (perf/device/stage.sh; PK_DEVICE_BUILD, default build/device),
+# repetitions interleaved; records, peers.md and peers.png in OUT.
+#   perf/peers/device.sh [OUT] [gpu|cpu|all|COMPARISON...] [-- run.py options]
+# OUT defaults to $OUT/peers (the device tool's output folder), else build/peers/results.
+# Groups: gpu = fluidx3d cubesselk babelstream-cuda (+ babelstream-kokkos with Kokkos_ROOT);
+# cpu = rrze babelstream-omp; all (default) = both. A peer already built here (its
+# build/peers/<peer>/build-info.json) is not rebuilt unless PK_PEERS_REBUILD=1.
+# Expected on 16 cores + H200: builds about 1 minute; gpu about 5 minutes (FluidX3D's 1024^3
+# runs dominate); cpu about 2-3 minutes. All at once may pass 8 minutes: two calls (gpu, then
+# cpu, same machine while warm) stay well inside a 10-minute limit.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-${OUT:+$OUT/peers}}
+out=${out:-build/peers/results}
+[ $# -gt 0 ] && shift
+what=() extra=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = -- ]; then shift; extra=("$@"); break; fi
+  what+=("$1"); shift
+done
+[ ${#what[@]} -gt 0 ] || what=(all)
+bin=${PK_DEVICE_BUILD:-build/device}
+pk_bench=${PK_BENCH:-$bin/pk-bench}
+mkdir -p "$out/build-logs"
+out=$(cd "$out" && pwd)
+export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export PATH=$PATH:/usr/local/cuda/bin
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+export PK_PEERS_JOBS=${PK_PEERS_JOBS:-$(nproc)}
+start=$(date +%s)
+say() { echo "device.sh: [$(($(date +%s) - start)) s] $*" >&2; }
+
+# Which builds the comparisons need.
+builds=() models=()
+want() { for b in "${builds[@]}"; do [ "$b" = "$1" ] && return; done; builds+=("$1"); }
+for w in "${what[@]}"; do
+  case "$w" in
+    all) want fluidx3d; want cubesselk; want babelstream; want rrze; models+=(cuda omp) ;;
+    gpu) want fluidx3d; want cubesselk; want babelstream; models+=(cuda) ;;
+    cpu) want rrze; want babelstream; models+=(omp) ;;
+    fluidx3d|cubesselk|rrze) want "$w" ;;
+    babelstream-*) want babelstream; models+=("${w#babelstream-}") ;;
+    *) echo "device.sh: unknown comparison '$w'" >&2; exit 2 ;;
+  esac
+done
+if [ -n "${Kokkos_ROOT:-}" ]; then
+  for w in "${what[@]}"; do case "$w" in all|gpu) models+=(kokkos) ;; esac; done
+fi
+models=($(printf '%s\n' "${models[@]}" | sort -u))
+
+# The builds, side by side (each uses all cores; they are short).
+pids=()
+for b in "${builds[@]}"; do
+  if [ "${PK_PEERS_REBUILD:-0}" != 1 ] && [ -f "build/peers/$b/build-info.json" ] && [ "$b" != babelstream ]; then
+    say "$b: already built (PK_PEERS_REBUILD=1 rebuilds)"
+    continue
+  fi
+  args=()
+  [ "$b" = babelstream ] && args=("${models[@]}")
+  say "building $b ${args[*]}"
+  "perf/peers/$b/build.sh" "${args[@]}" >"$out/build-logs/$b.log" 2>&1 &
+  pids+=("$!:$b")
+done
+for p in "${pids[@]}"; do
+  if wait "${p%%:*}"; then say "${p#*:}: built"; else say "${p#*:}: BUILD FAILED (log $out/build-logs/${p#*:}.log):"; tail -5 "$out/build-logs/${p#*:}.log" >&2; fi
+done
+mkdir -p "$out/build-info"
+for b in "${builds[@]}"; do
+  [ -f "build/peers/$b/build-info.json" ] && cp "build/peers/$b/build-info.json" "$out/build-info/$b.json"
+  for f in build/peers/"$b"/*.patch build/peers/"$b"/*.diff; do [ -f "$f" ] && cp "$f" "$out/build-info/"; done
+done
+
+# FluidX3D's OpenCL loader and NVIDIA ICD.
+. perf/peers/opencl_env.sh
+
+say "running: ${what[*]}"
+python3 perf/peers/run.py --out "$out" --pk-bench "$pk_bench" "${what[@]}" "${extra[@]}"
+status=$?
+say "done (status $status): $out/peers.md"
+[ -f "$out/peers.md" ] && sed -n '/^| comparison/,/^$/p' "$out/peers.md"
+exit $status

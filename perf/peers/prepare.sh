@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On a machine with the internet or the snapshots, before carrying the repository to one without:
+# the peers' sources at their pinned commits into build/peers/src (from DIR, a folder of git
+# repositories as perf/peers/export_sources.sh takes, or cloned from GitHub without DIR) and
+# Debian's OpenCL ICD loader package into build/peers/debs. Carry build/peers/src and
+# build/peers/debs (about 8 MB), not the rest of build/peers (binaries built for this CPU).
+#   perf/peers/prepare.sh [DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+peers=${PK_PEERS_BUILD:-$root/build/peers}
+if [ $# -gt 0 ]; then
+  "$here/export_sources.sh" "$1"
+else
+  for p in fluidx3d rrze cubesselk babelstream; do  # each build script clones at its pinned commit
+    rm -rf "$peers/src/$p"
+  done
+  mkdir -p "$peers/src"
+  clones=$(mktemp -d)
+  trap 'rm -rf "$clones"' EXIT
+  for repo in ProjectPhysX/FluidX3D RRZE-HPC/lbm-benchmark-kernels stsds/CuBesselK UoB-HPC/BabelStream; do
+    git clone -q --filter=blob:none "https://github.com/$repo" "$clones/${repo/\//+}"
+  done
+  "$here/export_sources.sh" "$clones"
+fi
+mkdir -p "$peers/debs"
+if ! ls "$peers"/debs/ocl-icd-libopencl1_*.deb >/dev/null 2>&1; then
+  (cd "$peers/debs" && apt-get download ocl-icd-libopencl1) || echo "prepare: could not download ocl-icd-libopencl1" >&2
+fi
+du -sh "$peers/src" "$peers/debs"
