@@ -77,7 +77,9 @@ done
 . perf/peers/opencl_env.sh
 
 say "running: ${what[*]}"
-python3 perf/peers/run.py --out "$out" --pk-bench "$pk_bench" "${what[@]}" "${extra[@]}"
+python=python3  # one with matplotlib for the chart, where there is one
+for p in python3 /usr/bin/python3; do if "$p" -c 'import matplotlib' 2>/dev/null; then python=$p; break; fi; done
+"$python" perf/peers/run.py --out "$out" --pk-bench "$pk_bench" "${what[@]}" "${extra[@]}"
 status=$?
 say "done (status $status): $out/peers.md"
 [ -f "$out/peers.md" ] && sed -n '/^| comparison/,/^$/p' "$out/peers.md"
