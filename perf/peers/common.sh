@@ -54,15 +54,20 @@ peer_patch() {
   patch -s -p1 -d "$peer_dir" <"$1" || peer_die "$1 does not apply to $peer_src"
 }
 
-# peer_info NAME KEY=VALUE...: writes $peers_build/NAME/build-info.json (strings only).
+# peer_info NAME KEY=VALUE...: writes $peers_build/NAME/build-info.json (strings only; binaries
+# relative to $peers_build, so that a build folder can move). With PK_PEER_INFO_MERGE=1 the
+# keys of an earlier record that are not set again are kept (BabelStream's models, built apart).
 peer_info() {
   local name=$1
   shift
   mkdir -p "$peers_build/$name"
-  python3 - "$peers_build/$name/build-info.json" "peer=$name" "repo=$peer_repo" "commit=$peer_commit" \
+  PK_PEER_INFO_MERGE=${PK_PEER_INFO_MERGE:-0} python3 - "$peers_build/$name/build-info.json" "peer=$name" "repo=$peer_repo" "commit=$peer_commit" \
     "pinned_commit=$peer_pin" "source=$peer_src" "host=$(uname -n)" "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$@" <<'PY'
-import json, sys
-info = dict(a.split("=", 1) for a in sys.argv[2:])
+import json, os, sys
+info = {}
+if os.environ["PK_PEER_INFO_MERGE"] == "1" and os.path.exists(sys.argv[1]):
+    info = json.load(open(sys.argv[1]))
+info.update(dict(a.split("=", 1) for a in sys.argv[2:]))
 json.dump(info, open(sys.argv[1], "w"), indent=2, sort_keys=True)
 PY
   peer_say "$name: built; $peers_build/$name/build-info.json"

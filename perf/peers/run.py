@@ -81,7 +81,11 @@ def build_info(args, peer):
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        return json.load(f)
+        info = json.load(f)
+    for key in list(info):  # binaries are relative to the peers' build folder
+        if key == "binary" or key.startswith("binary_"):
+            info[key] = os.path.join(args.peers_build, info[key])
+    return info
 
 
 def comparisons(args):

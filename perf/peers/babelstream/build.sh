@@ -45,7 +45,7 @@ for model in "${models[@]}"; do
   { cmake -S "$peer_src" -B "$dir" "${args[@]}" && cmake --build "$dir" -j"$peers_jobs"; } >"$dir/build.log" 2>&1 ||
     { tail -20 "$dir/build.log"; peer_die "babelstream $model did not build (log: $dir/build.log)"; }
   [ -x "$dir/$model-stream" ] || peer_die "babelstream $model: no $dir/$model-stream"
-  info+=("cmake_$model=${args[*]}" "binary_$model=$dir/$model-stream"
+  info+=("cmake_$model=${args[*]}" "binary_$model=babelstream/$model/$model-stream"
          "flags_$model=$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:[A-Z]*=//p' "$dir/CMakeCache.txt") $(grep -ho -- '-[DO]\S*\|-march\S*\|-arch\S*\|-fopenmp\S*' "$dir"/CMakeFiles/*.dir/flags.make 2>/dev/null | sort -u | tr '\n' ' ')")
 done
-peer_info babelstream "models=${models[*]}" "patch=none" "${info[@]}"
+PK_PEER_INFO_MERGE=1 peer_info babelstream "models_last_built=${models[*]}" "patch=none" "${info[@]}"

@@ -14,4 +14,4 @@ peer_say "cubesselk: $nvcc $flags"
 # shellcheck disable=SC2086
 "$nvcc" $flags -I"$peer_src/include" -I"$peer_src/src" "$here/driver.cu" -o "$peers_build/cubesselk/bin/pk-peer-cubesselk"
 peer_info cubesselk "flags=$flags" "compiler=$("$nvcc" --version | tail -1)" "patch=none (driver: perf/peers/cubesselk/driver.cu)" \
-  "binary=$peers_build/cubesselk/bin/pk-peer-cubesselk"
+  "binary=cubesselk/bin/pk-peer-cubesselk"

@@ -24,5 +24,5 @@ for variant in fp16s fp32; do
 done
 cp "$here/fluidx3d.patch" "$peers_build/fluidx3d/"
 peer_info fluidx3d "flags_fp16s=$flags" "flags_fp32=$flags -DPK_PEER_FP32" "compiler=$(g++ --version | head -1)" \
-  "patch=fluidx3d.patch" "binary_fp16s=$peers_build/fluidx3d/fp16s/bin/FluidX3D" \
-  "binary_fp32=$peers_build/fluidx3d/fp32/bin/FluidX3D"
+  "patch=fluidx3d.patch" "binary_fp16s=fluidx3d/fp16s/bin/FluidX3D" \
+  "binary_fp32=fluidx3d/fp32/bin/FluidX3D"

@@ -25,5 +25,5 @@ done
 flags="$(sed -n 's/^ *C_FLAGS *+= *//p' "$peer_src/src/config.linux-gcc.mk" | head -1 | sed "s|\$(TARCH)|$tarch|")"
 peer_info rrze "make=make CONFIG=linux-gcc BUILD=release PRECISION=dp|sp TARCH=$tarch" "flags=$flags -fopenmp -std=c99" \
   "compiler=$(gcc --version | head -1)" "patch=sed s/default(none)/default(shared)/ (default-shared.diff)" \
-  "binary_dp=$peers_build/rrze/dp/bin/lbmbenchk-linux-gcc-release-dp" \
-  "binary_sp=$peers_build/rrze/sp/bin/lbmbenchk-linux-gcc-release-sp"
+  "binary_dp=rrze/dp/bin/lbmbenchk-linux-gcc-release-dp" \
+  "binary_sp=rrze/sp/bin/lbmbenchk-linux-gcc-release-sp"
