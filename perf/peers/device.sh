@@ -47,6 +47,11 @@ for w in "${what[@]}"; do
     *) echo "device.sh: unknown comparison '$w'" >&2; exit 2 ;;
   esac
 done
+# BabelStream's Kokkos model: against Kokkos_ROOT, else a carried install in build/peers/kokkos
+# (perf/peers/prepare.sh); pk-bench's copy beside it on the space that Kokkos targets.
+[ -n "${Kokkos_ROOT:-}" ] || [ ! -f build/peers/kokkos/include/KokkosCore_config.h ] || export Kokkos_ROOT=$PWD/build/peers/kokkos
+kokkos_space=openmp
+grep -qs '^#define KOKKOS_ENABLE_CUDA' "${Kokkos_ROOT:-/nonexistent}/include/KokkosCore_config.h" && kokkos_space=cuda
 if [ -n "${Kokkos_ROOT:-}" ]; then
   for w in "${what[@]}"; do case "$w" in all|gpu) models+=(kokkos) ;; esac; done
 fi
@@ -85,7 +90,7 @@ done
 say "running: ${what[*]}"
 python=python3  # one with matplotlib for the chart, where there is one
 for p in python3 /usr/bin/python3; do if "$p" -c 'import matplotlib' 2>/dev/null; then python=$p; break; fi; done
-"$python" perf/peers/run.py --out "$out" --pk-bench "$pk_bench" "${what[@]}" "${extra[@]}"
+"$python" perf/peers/run.py --out "$out" --pk-bench "$pk_bench" --kokkos-space "$kokkos_space" "${what[@]}" "${extra[@]}"
 status=$?
 say "done (status $status): $out/peers.md"
 [ -f "$out/peers.md" ] && sed -n '/^| comparison/,/^$/p' "$out/peers.md"

@@ -2,9 +2,12 @@
 # On a machine with the internet or the snapshots, before carrying the repository to one without:
 # the peers' sources at their pinned commits into build/peers/src (from DIR, a folder of git
 # repositories as perf/peers/export_sources.sh takes, or cloned from GitHub without DIR) and
-# Debian's OpenCL ICD loader package into build/peers/debs. Carry build/peers/src and
-# build/peers/debs (about 8 MB), not the rest of build/peers (binaries built for this CPU).
-#   perf/peers/prepare.sh [DIR]
+# Debian's OpenCL ICD loader package into build/peers/debs, and, with PK_PEERS_KOKKOS naming a
+# Kokkos install (e.g. the project's CUDA one, ~/.cache/portablekernels/kokkos-4.6.01-cuda-*),
+# a copy of it in build/peers/kokkos for BabelStream's Kokkos model (14 MB; it relocates).
+# Carry build/peers/src, build/peers/debs (about 8 MB) and build/peers/kokkos, not the rest of
+# build/peers (binaries built for this CPU).
+#   [PK_PEERS_KOKKOS=DIR] perf/peers/prepare.sh [DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -27,4 +30,8 @@ mkdir -p "$peers/debs"
 if ! ls "$peers"/debs/ocl-icd-libopencl1_*.deb >/dev/null 2>&1; then
   (cd "$peers/debs" && apt-get download ocl-icd-libopencl1) || echo "prepare: could not download ocl-icd-libopencl1" >&2
 fi
-du -sh "$peers/src" "$peers/debs"
+if [ -n "${PK_PEERS_KOKKOS:-}" ]; then
+  [ -f "$PK_PEERS_KOKKOS/include/KokkosCore_config.h" ] || { echo "prepare: $PK_PEERS_KOKKOS is not a Kokkos install" >&2; exit 1; }
+  rm -rf "$peers/kokkos" && cp -a "$PK_PEERS_KOKKOS" "$peers/kokkos"
+fi
+du -sh "$peers/src" "$peers/debs" ${PK_PEERS_KOKKOS:+"$peers/kokkos"}

@@ -67,6 +67,8 @@ check(rejects(parsers.cubesselk, "cubesselk-not-finite-composed.txt"), "cubessel
 p = parsers.babelstream(fixture("babelstream-omp.txt"))
 check(p["n_elements"] == 4194304 and p["max_gbs"] == 44.4519 and p["num_times"] == 10, "babelstream: %r" % p)
 check(abs(p["avg_gbs"] - 2 * 4194304 * 8 / 0.0158383 * 1e-9) < 1e-9, "babelstream mean rate: %r" % p)
+p = parsers.babelstream(fixture("babelstream-kokkos-openmp.txt"))  # Kokkos' warnings before the CSV
+check(p["n_elements"] == 4194304 and p["max_gbs"] == 31.7057 and p["avg_seconds"] == 0.0076703, "babelstream kokkos")
 check(rejects(parsers.babelstream, "babelstream-cuda-no-gpu.txt"), "babelstream without a GPU is not a figure")
 mb = fixture("babelstream-omp.txt").replace("max_GB_per_sec", "max_MB_per_sec").replace("44.4519", "44451.9")
 check(abs(parsers.babelstream(mb)["max_gbs"] - 44.4519) < 1e-9, "babelstream in MB/s")

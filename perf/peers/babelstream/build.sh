@@ -37,7 +37,13 @@ for model in "${models[@]}"; do
     kokkos)
       [ -n "${Kokkos_ROOT:-}" ] || peer_die "babelstream kokkos: set Kokkos_ROOT to a Kokkos install"
       cxx=${PK_PEER_KOKKOS_CXX:-}
-      [ -n "$cxx" ] || { [ -x "$Kokkos_ROOT/bin/nvcc_wrapper" ] && cxx=$Kokkos_ROOT/bin/nvcc_wrapper; } || cxx=g++
+      # A CUDA Kokkos compiles through its nvcc_wrapper; a host-only one with g++.
+      if [ -z "$cxx" ]; then
+        cxx=g++
+        if grep -qs '^#define KOKKOS_ENABLE_CUDA' "$Kokkos_ROOT/include/KokkosCore_config.h"; then
+          cxx=$Kokkos_ROOT/bin/nvcc_wrapper
+        fi
+      fi
       args+=(-DCMAKE_CXX_COMPILER="$cxx" -DKOKKOS_IN_PACKAGE="$Kokkos_ROOT" -DKokkos_ROOT="$Kokkos_ROOT") ;;
     *) peer_die "babelstream: model '$model' is not one this harness builds (omp, cuda, kokkos)" ;;
   esac
