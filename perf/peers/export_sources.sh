@@ -2,7 +2,8 @@
 # Exports the peers' sources at their pinned commits from local git repositories (clones or
 # bare snapshots) into build/peers/src/<peer>, for a machine without the internet: carry
 # build/peers/src there and the build scripts find it. Only the files the builds need are
-# exported (no results, images or documentation beyond the licence): about 5 MB in all.
+# exported (no results, images, documentation beyond the licence, or BabelStream models this
+# harness does not build): about 5 MB in all.
 #   perf/peers/export_sources.sh DIR
 # DIR holds one git repository per peer, named owner+name (as /work/.mirror does:
 # ProjectPhysX+FluidX3D/repo or ProjectPhysX+FluidX3D) or name (FluidX3D); a peer not found
@@ -16,7 +17,7 @@ peers=(
   "fluidx3d ProjectPhysX/FluidX3D 8986874e626e0aebd317ab16c420b39e30dfa273 LICENSE.md makefile make.sh src"
   "rrze RRZE-HPC/lbm-benchmark-kernels 8b9da5650882cbbbeb02d7e0d48538975a2a9e0f COPYING LICENSE README src"
   "cubesselk stsds/CuBesselK 94ec9ca4bb9d7524c196f044503519ab30d8eb39 Makefile README.md include src"
-  "babelstream UoB-HPC/BabelStream 57637d572532fc028b6c0964944f1afc27ff5436 CMakeLists.txt LICENSE cmake src"
+  "babelstream UoB-HPC/BabelStream 57637d572532fc028b6c0964944f1afc27ff5436 CMakeLists.txt LICENSE cmake src/main.cpp src/Stream.h src/StreamModels.h src/Unit.h src/benchmark.h src/dpl_shim.h src/omp src/cuda src/kokkos"
 )
 for line in "${peers[@]}"; do
   read -r name repo commit paths <<<"$line"

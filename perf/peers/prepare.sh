@@ -5,7 +5,7 @@
 # Debian's OpenCL ICD loader package into build/peers/debs, and, with PK_PEERS_KOKKOS naming a
 # Kokkos install (e.g. the project's CUDA one, ~/.cache/portablekernels/kokkos-4.6.01-cuda-*),
 # a copy of it in build/peers/kokkos for BabelStream's Kokkos model (14 MB; it relocates).
-# Carry build/peers/src, build/peers/debs (about 8 MB) and build/peers/kokkos, not the rest of
+# Carry build/peers/src, build/peers/debs (about 5 MB) and build/peers/kokkos, not the rest of
 # build/peers (binaries built for this CPU).
 #   [PK_PEERS_KOKKOS=DIR] perf/peers/prepare.sh [DIR]
 set -euo pipefail
