@@ -43,6 +43,7 @@ for w in "${what[@]}"; do
     gpu) want fluidx3d; want cubesselk; want babelstream; models+=(cuda) ;;
     cpu) want rrze; want babelstream; models+=(omp) ;;
     fluidx3d|cubesselk|rrze) want "$w" ;;
+    fluidx3d-cpu) want fluidx3d ;;
     babelstream-*) want babelstream; models+=("${w#babelstream-}") ;;
     *) echo "device.sh: unknown comparison '$w'" >&2; exit 2 ;;
   esac

@@ -48,4 +48,13 @@ elif ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
     export OCL_ICD_VENDORS=$pk_ocl_dir/vendors
   fi
 fi
-echo "peers: OpenCL: loader $( (/sbin/ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1 ' && echo system) || echo "$pk_ocl_dir/root"), vendors ${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}" >&2
+# An OpenCL CPU runtime for FluidX3D on the CPU (run.py's fluidx3d-cpu): a vendors folder with
+# the system's ICDs other than NVIDIA's (e.g. PoCL's pocl.icd), or PK_PEERS_OPENCL_CPU_VENDORS.
+if [ -z "${PK_PEERS_OPENCL_CPU_VENDORS:-}" ]; then
+  for icd in /etc/OpenCL/vendors/*.icd; do
+    [ -f "$icd" ] && ! grep -qi nvidia "$icd" || continue
+    mkdir -p "$pk_ocl_dir/cpu-vendors" && cp "$icd" "$pk_ocl_dir/cpu-vendors/"
+    export PK_PEERS_OPENCL_CPU_VENDORS=$pk_ocl_dir/cpu-vendors
+  done
+fi
+echo "peers: OpenCL: loader $( (/sbin/ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1 ' && echo system) || echo "$pk_ocl_dir/root"), vendors ${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}, CPU vendors ${PK_PEERS_OPENCL_CPU_VENDORS:-none}" >&2

@@ -4,7 +4,8 @@
     perf/peers/run.py [options] COMPARISON...      (./pk peers ... runs this)
     perf/peers/run.py --report-only --out DIR [RECORDS-DIR...]
 
-COMPARISON: fluidx3d (GPU, FP32 and FP16S storage), rrze (CPU, fp64 and fp32), cubesselk (GPU),
+COMPARISON: fluidx3d (GPU, FP32 and FP16S storage), fluidx3d-cpu (the same through an OpenCL CPU
+runtime, PK_PEERS_OPENCL_CPU_VENDORS; named on its own only), rrze (CPU, fp64 and fp32), cubesselk (GPU),
 babelstream-cuda, babelstream-kokkos, babelstream-omp; or gpu, cpu, all (those of the group whose
 peer is built). The peers are built first by perf/peers/<peer>/build.sh (their binaries and
 build records in build/peers, --peers-build); pk-bench is the project's (--pk-bench).
@@ -38,6 +39,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos"],
           "cpu": ["rrze", "babelstream-omp"]}
 GROUPS["all"] = GROUPS["gpu"] + GROUPS["cpu"]
+OPT_IN = ["fluidx3d-cpu"]  # named on its own only: FluidX3D through an OpenCL CPU runtime (slow)
 
 
 def say(*words):
@@ -115,6 +117,30 @@ def comparisons(args):
             "FluidX3D's figure is its mean over all timed steps of --loops x 10 (its 'Peak MLUPs/s', the best "
             "smoothed rate, is kept beside it); ours is pk-bench's median of 5 timed batches. FluidX3D streams "
             "Esoteric-Pull in one buffer, ours A-A; FluidX3D runs through NVIDIA's OpenCL, ours through CUDA")
+    cpu_vendors = os.environ.get("PK_PEERS_OPENCL_CPU_VENDORS")
+    if fx and cpu_vendors:  # FluidX3D through an OpenCL CPU runtime (opencl_env.sh finds one)
+        cases = []
+        for precision, ours_precision in (("fp32", "fp32"), ("fp16s", "fp16")):
+            for n in args.cpu_sides:
+                loops = max(3, int(math.ceil(args.fluidx3d_cpu_updates / (10.0 * n ** 3))))
+                cases.append(Case(
+                    "%s-%d" % (precision, n),
+                    {"lattice": "%d^3 fully periodic, D3Q19" % n, "storage": precision, "arithmetic": "fp32",
+                     "peer_steps": 10 * loops, "streaming": "FluidX3D: Esoteric-Pull; ours: A-A",
+                     "opencl_vendors": sorted(os.listdir(cpu_vendors))},
+                    [fx["binary_" + precision]], parsers.fluidx3d, lambda p: p["mean_mlups"],
+                    "aa-%s-%d" % (ours_precision, n), "mlups", "MLUPS",
+                    peer_env={"PK_PEER_N": str(n), "PK_PEER_LOOPS": str(loops), "OCL_ICD_VENDORS": cpu_vendors},
+                    peer_headline=("Peak MLUPs/s", "peak_mlups")))
+        out["fluidx3d-cpu"] = Comparison(
+            "fluidx3d-cpu", "fluidx3d", "FluidX3D (an OpenCL CPU runtime) vs pk-bench lbm (OpenMP)", "openmp",
+            ["--kernel", "lbm", "--space", "openmp", "--size", pk_size(args.cpu_sides), "--case",
+             alternation(["aa-fp32-%d" % n for n in args.cpu_sides] + ["aa-fp16-%d" % n for n in args.cpu_sides])],
+            cases,
+            "as fluidx3d, on the host CPU: FluidX3D through the OpenCL CPU runtime named in its vendors folder "
+            "(PoCL on the H200 machine), ours through OpenMP",
+            "as fluidx3d; and an OpenCL CPU runtime compiles FluidX3D's kernels its own way (PoCL: LLVM), so this "
+            "measures that runtime as much as FluidX3D")
     rr = build_info(args, "rrze")
     if rr:
         cases = []
@@ -443,6 +469,8 @@ def main(argv=None):
     ap.add_argument("--cpu-sides", type=sides, default=[256, 384], help="RRZE vs ours: cube edges")
     ap.add_argument("--fluidx3d-updates", type=float, default=1e10,
                     help="lattice updates FluidX3D times per run (loops of 10 steps, at least 3 loops)")
+    ap.add_argument("--fluidx3d-cpu-updates", type=float, default=5e8,
+                    help="lattice updates FluidX3D times per run on an OpenCL CPU runtime (fluidx3d-cpu)")
     ap.add_argument("--rrze-iterations", type=int, default=10)
     ap.add_argument("--rrze-kernel", default="aa-vec-sl-soa",
                     help="lbmbenchk kernel (default aa-vec-sl-soa: A-A, direct addressing, vectorised, like ours)")
@@ -471,11 +499,13 @@ def main(argv=None):
     wanted = []
     for name in args.comparisons or ["all"]:
         for n in GROUPS.get(name, [name]):
-            if n not in GROUPS["all"]:
-                ap.error("unknown comparison %r (%s, or gpu, cpu, all)" % (n, ", ".join(GROUPS["all"])))
+            if n not in GROUPS["all"] + OPT_IN:
+                ap.error("unknown comparison %r (%s, or gpu, cpu, all)" % (n, ", ".join(GROUPS["all"] + OPT_IN)))
             if n in available and n not in wanted:
                 wanted.append(n)
             elif n not in available and name == n:
+                if n == "fluidx3d-cpu" and build_info(args, "fluidx3d"):
+                    ap.error("fluidx3d-cpu: no OpenCL CPU runtime (PK_PEERS_OPENCL_CPU_VENDORS: a vendors folder)")
                 ap.error("%s: its peer is not built in %s (perf/peers/<peer>/build.sh)" % (n, args.peers_build))
     if not wanted:
         ap.error("no peer of %s is built in %s" % (" ".join(args.comparisons or ["all"]), args.peers_build))

@@ -188,6 +188,18 @@ check(runs.count("pk-bench") == 4 * 5, "one pk-bench run per comparison and repe
 check(runs.count("rrze-dp") == 2 * 5 and runs.count("rrze-sp") == 2 * 5, "rrze runs")
 check(os.path.exists(os.path.join(out, "fluidx3d.patch")), "the patch is kept beside the records")
 
+# FluidX3D through an OpenCL CPU runtime: named on its own, with a vendors folder.
+refused = subprocess.run(run + ["fluidx3d-cpu"], env=env, stderr=subprocess.PIPE)
+check(refused.returncode != 0 and b"OpenCL CPU runtime" in refused.stderr, "fluidx3d-cpu without a CPU runtime")
+vendors = os.path.join(scratch, "vendors")
+os.makedirs(vendors)
+open(os.path.join(vendors, "pocl.icd"), "w").write("libpocl.so.2\n")
+cpu = subprocess.run(run + ["fluidx3d-cpu"], env=dict(env, PK_PEERS_OPENCL_CPU_VENDORS=vendors), stderr=subprocess.PIPE)
+check(cpu.returncode == 0, "run.py fluidx3d-cpu: %s" % cpu.stderr.decode()[-2000:])
+r = record("fluidx3d-cpu-fp32-128.json")
+check(r["space"] == "openmp" and r["peer"]["environment"]["OCL_ICD_VENDORS"] == vendors and
+      r["ours"]["pk_bench_case"] == "aa-fp32-128" and r["ratio"] > 0, "fluidx3d-cpu record")
+
 with open(os.path.join(out, "peers.md")) as f:
     table = f.read()
 check("| fluidx3d | fp32-64 | 2.281e+04 [2.281e+04, 2.281e+04]" in table or "| fluidx3d | fp32-64 | 22812.4" in table
