@@ -216,6 +216,16 @@ def run_logged(cmd, env, log, timeout):
     return rc, out, time.time() - start
 
 
+def failure_text(out):
+    """What a failed run said: its first line naming an error (and the next two), else its end."""
+    lines = [l.strip(" |'-") for l in parsers.ANSI.sub("", out).replace("\r", "\n").splitlines()]
+    lines = [l for l in lines if l]
+    for i, line in enumerate(lines):
+        if re.search(r"\berror\b", line, re.I):
+            return " | ".join(lines[i:i + 3])[:300]
+    return " | ".join(lines[-3:])[-300:]
+
+
 def stats(values):
     return {"median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values)} \
         if values else None
@@ -274,7 +284,7 @@ def run_comparison(comp, args, info):
                 say("%s %s rep %d: peer %.6g %s (%.1f s)" % (comp.name, case.name, rep, peer_vals[case.name][-1],
                                                              case.unit, secs))
             except parsers.ParseError as e:
-                tail = " | ".join(l.strip() for l in parsers.ANSI.sub("", out).strip().splitlines()[-3:])[-300:]
+                tail = failure_text(out)
                 errors[case.name].append("peer, repetition %d: %s (log %s: %s)" % (rep, e, os.path.relpath(log, args.out),
                                                                                   tail))
                 say("%s %s rep %d: peer failed: %s; log %s" % (comp.name, case.name, rep, e, log))

@@ -168,7 +168,8 @@ check(r["peer_headline"]["stats"]["median"] == 23081, "FluidX3D's own peak kept:
 check(r["ours"]["pk_bench_case"] == "aa-fp32-64" and r["repetitions"] == 5 and not r["errors"], "fluidx3d record")
 f16 = record("fluidx3d-fp16s-64.json")
 check(f16["ratio"] is None and f16["peer"]["values"] == [] and len(f16["errors"]) == 1 and
-      "exit status 1" in f16["errors"][0], "a failing peer: no ratio, one error: %r" % f16["errors"])
+      "exit status 1" in f16["errors"][0] and "No OpenCL devices" in f16["errors"][0],
+      "a failing peer: no ratio, one error naming the cause: %r" % f16["errors"])
 r = record("rrze-fp64-128.json")
 check(r["ours"]["pk_bench_case"] == "aa-fp64-128" and "-periodic-z" in r["peer"]["command"] and
       "128x128x128" in r["peer"]["command"], "rrze record: %r" % r["peer"]["command"])
