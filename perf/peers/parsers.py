@@ -112,6 +112,44 @@ def babelstream(text):
     return out
 
 
+def gbees_cuda(text):
+    """gbees-cuda's log: "Elapsed: X ms" (its main's wall time around the whole run: set-up, the
+    kernel, the records), the last "Timestep: m-k, ..., Sim. time: t TU, Used Cells: u/max" line
+    and "Time marching complete, processed cells N."."""
+    t = _clean(text)
+    out = {"elapsed_seconds": float(_need(r"^Elapsed: ([0-9.eE+-]+) ms", t, "'Elapsed: ... ms'", re.M).group(1)) * 1e-3}
+    steps = re.findall(r"^Timestep: (\d+)-(\d+), Runtime cycles: \d+, Sim\. time: ([0-9.eE+-]+) TU, "
+                       r"Used Cells: (\d+)/(\d+)", t, re.M)
+    if steps:
+        last = steps[-1]
+        out.update({"last_step": int(last[1]), "final_time": float(last[2]), "cells": int(last[3]),
+                    "capacity": int(last[4]), "max_cells": max(int(x[3]) for x in steps)})
+    m = re.search(r"Time marching complete, processed cells (\d+)", t)
+    if m:
+        out["processed_cells"] = int(m.group(1))
+    else:
+        raise ParseError("gbees-cuda did not complete its time marching")
+    m = re.search(r"^Device \d+, (.*?), rev", t, re.M)
+    if m:
+        out["device"] = m.group(1)
+    return out
+
+
+def pk_gbees_summary(folder, model, space):
+    """pk-gbees' summary JSON (--out folder): gbees-<model>-<space>.json."""
+    path = os.path.join(folder, "gbees-%s-%s.json" % (model, space))
+    try:
+        with open(path) as f:
+            r = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ParseError("%s: %s" % (path, e))
+    if not isinstance(r, dict) or "wall_seconds" not in r:
+        raise ParseError("%s has no wall_seconds" % path)
+    if r.get("interrupted") or not r.get("completed", True):
+        raise ParseError("%s: the run did not complete" % path)
+    return r
+
+
 def pk_bench_records(folder, kernel, space):
     """pk-bench's JSON records in `folder` of `kernel` on `space`: {case: record}."""
     records = {}

@@ -4,9 +4,10 @@
     perf/peers/run.py [options] COMPARISON...      (./pk peers ... runs this)
     perf/peers/run.py --report-only --out DIR [RECORDS-DIR...]
 
-COMPARISON: fluidx3d (GPU, FP32 and FP16S storage), fluidx3d-cpu (the same through an OpenCL CPU
-runtime, PK_PEERS_OPENCL_CPU_VENDORS; named on its own only), rrze (CPU, fp64 and fp32), cubesselk (GPU),
-babelstream-cuda, babelstream-kokkos, babelstream-omp; or gpu, cpu, all (those of the group whose
+COMPARISON: fluidx3d (GPU, FP32 and FP16S storage), fluidx3d-cpu (the same through an OpenCL
+CPU runtime, PK_PEERS_OPENCL_CPU_VENDORS; named on its own only), rrze (CPU, fp64 and fp32),
+cubesselk (GPU), babelstream-cuda, babelstream-kokkos, babelstream-omp, gbees-cuda (GPU,
+Lorenz '63, against pk-gbees); or gpu, cpu, all (those of the group whose
 peer is built). The peers are built first by perf/peers/<peer>/build.sh (their binaries and
 build records in build/peers, --peers-build); pk-bench is the project's (--pk-bench).
 
@@ -36,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import parsers  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos"],
+GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos", "gbees-cuda"],
           "cpu": ["rrze", "babelstream-omp"]}
 GROUPS["all"] = GROUPS["gpu"] + GROUPS["cpu"]
 OPT_IN = ["fluidx3d-cpu"]  # named on its own only: FluidX3D through an OpenCL CPU runtime (slow)
@@ -50,19 +51,36 @@ class Case:
     """One problem: the peer's command and how to read its figure, and ours (a pk-bench case)."""
 
     def __init__(self, name, problem, peer_cmd, parse, peer_figure, ours_case, ours_metric, unit,
-                 peer_env=None, peer_headline=None, notes=""):
+                 peer_env=None, peer_headline=None, notes="", lower_is_better=False, peer_cwd=None):
         self.name, self.problem, self.peer_cmd, self.parse = name, problem, peer_cmd, parse
         self.peer_figure, self.ours_case, self.ours_metric, self.unit = peer_figure, ours_case, ours_metric, unit
         self.peer_env = peer_env or {}
+        self.lower_is_better = lower_is_better  # a time: the ratio is peer / ours (above 1: ours is faster)
+        self.peer_cwd = peer_cwd
         self.peer_headline = peer_headline  # (name, key of the parsed output): the peer's own figure
         self.notes = notes
 
 
 class Comparison:
-    def __init__(self, name, peer, title, space, pk_bench_args, cases, same, differs):
+    """A peer's cases and the run of ours that answers them all: pk-bench with pk_bench_args (its
+    records read by kernel and space), or, with `ours`, a program of the project: ours(args, dir)
+    gives its command line writing into dir, and ours_read(dir) its figures as {case: record}."""
+
+    def __init__(self, name, peer, title, space, pk_bench_args, cases, same, differs, ours=None, ours_read=None):
         self.name, self.peer, self.title, self.space = name, peer, title, space
         self.pk_bench_args, self.cases = pk_bench_args, cases
         self.same, self.differs = same, differs  # what is the same problem, and what is not
+        self.ours, self.ours_read = ours, ours_read
+
+    def ours_command(self, args, folder):
+        if self.ours:
+            return self.ours(args, folder)
+        return [args.pk_bench] + self.pk_bench_args + ["--out", folder]
+
+    def read_ours(self, folder):
+        if self.ours_read:
+            return self.ours_read(folder)
+        return parsers.pk_bench_records(folder, self.pk_bench_args[1], self.space)
 
 
 def pk_size(sides):
@@ -179,6 +197,34 @@ def comparisons(args):
             "(arrays already on the GPU), median of 5 after a warm-up",
             "CuBesselK returns K_nu with its default 128 integration bins (its documented range x <= 140, "
             "nu <= 20); ours returns K_nu through log K_nu to full double accuracy over a wider range")
+    gc = build_info(args, "gbeescuda")
+    if gc:
+        config = os.path.join(ROOT, "apps", "gbees", "lorenz63.ini")
+        measurements = os.path.join(ROOT, "apps", "gbees", "lorenz63-measurements.txt")
+
+        def pk_gbees(a, folder):
+            return [a.pk_gbees, "--config", config, "--measurement-file", measurements, "--space", "cuda",
+                    "--paper-back-faces", "--mc-samples", "0", "--snapshots", "1", "--progress", "0", "--out", folder]
+
+        def read_pk_gbees(folder):
+            r = parsers.pk_gbees_summary(folder, "lorenz63", "cuda")
+            return {"lorenz63": {"metrics": {k: v for k, v in r.items() if isinstance(v, (int, float))},
+                                 "device": r.get("device"), "commit": None, "command": r.get("command")}}
+
+        out["gbees-cuda"] = Comparison(
+            "gbees-cuda", "gbeescuda", "gbees-cuda vs pk-gbees (CUDA), Lorenz '63", "cuda", [],
+            [Case("lorenz63", {"model": "Lorenz '63 (sigma 4, beta 1, r 48)", "initial": "N([-11.5,-10,9.5], I)",
+                               "h": 0.5, "threshold": 5e-6, "end_time": 2,
+                               "measurement": "z = -8, std 1, at t = 1", "back_faces": "the paper's (no flux)"},
+                  [gc["binary_lorenz63"]], parsers.gbees_cuda, lambda p: p["elapsed_seconds"], "lorenz63",
+                  "wall_seconds", "s", lower_is_better=True,
+                  peer_cwd=os.path.join(args.peers_build, gc.get("cwd_lorenz63", "gbeescuda/lorenz63")))],
+            "gbees-cuda's default example and pk-gbees --config apps/gbees/lorenz63.ini --paper-back-faces: the same "
+            "model, initial PDF, cell width, threshold p* = 5e-6, measurement update at t = 1 and end time 2",
+            "gbees-cuda's figure is its 'Elapsed' (its main's wall time: allocation, the cooperative kernel with its "
+            "progress prints, freeing), ours pk-gbees' wall_seconds (its solver's run, snapshots apart); one run "
+            "each per repetition, no warm-up on either side; gbees-cuda's grid capacity is its config.h's",
+            ours=pk_gbees, ours_read=read_pk_gbees)
     bs = build_info(args, "babelstream")
     if bs:
         n = {"tiny": 1 << 20, "small": 1 << 24, "full": 1 << 27}[args.copy_size]
@@ -199,14 +245,15 @@ def comparisons(args):
     return out
 
 
-def run_logged(cmd, env, log, timeout):
+def run_logged(cmd, env, log, timeout, cwd=None):
     start = time.time()
     with open(log, "w") as f:
         f.write("$ %s\n" % " ".join(["%s=%s" % kv for kv in sorted(env.items())] + [shlex.quote(c) for c in cmd]))
         f.flush()
         full_env = dict(os.environ, **env)
         try:
-            p = subprocess.run(cmd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+            p = subprocess.run(cmd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
+                               cwd=cwd)
             out, rc = p.stdout.decode("utf-8", "replace"), p.returncode
         except subprocess.TimeoutExpired as e:
             out, rc = (e.stdout or b"").decode("utf-8", "replace") + "\n[timed out]\n", 124
@@ -274,7 +321,7 @@ def run_comparison(comp, args, info):
             if case.name in dropped:
                 continue
             log = os.path.join(logs, "%s-peer-%d.log" % (case.name, rep))
-            rc, out, secs = run_logged(case.peer_cmd, case.peer_env, log, args.timeout)
+            rc, out, secs = run_logged(case.peer_cmd, case.peer_env, log, args.timeout, case.peer_cwd)
             try:
                 if rc != 0:
                     raise parsers.ParseError("exit status %d" % rc)
@@ -296,11 +343,11 @@ def run_comparison(comp, args, info):
         rec_dir = os.path.join(args.out, "pk-bench", comp.name, "rep%d" % rep)
         shutil.rmtree(rec_dir, ignore_errors=True)
         os.makedirs(rec_dir)
-        ours_cmd = [args.pk_bench] + comp.pk_bench_args + ["--out", rec_dir]
-        log = os.path.join(logs, "pk-bench-%d.log" % rep)
+        ours_cmd = comp.ours_command(args, rec_dir)
+        log = os.path.join(logs, "ours-%d.log" % rep)
         rc, out, secs = run_logged(ours_cmd, {}, log, args.timeout)
         try:
-            records = parsers.pk_bench_records(rec_dir, comp.pk_bench_args[1], comp.space)
+            records = comp.read_ours(rec_dir)
         except (parsers.ParseError, OSError) as e:
             records = {}
             say("%s rep %d: pk-bench records unreadable: %s" % (comp.name, rep, e))
@@ -320,7 +367,9 @@ def run_comparison(comp, args, info):
     written = []
     for case in comp.cases:
         p, o = stats(peer_vals[case.name]), stats(ours_vals[case.name])
-        pairs = [b / a for a, b in zip(peer_vals[case.name], ours_vals[case.name]) if a > 0]
+        # The ratio: above 1, ours is faster (rates: ours / peer; times: peer / ours).
+        ratio = (lambda peer, ours: peer / ours) if case.lower_is_better else (lambda peer, ours: ours / peer)
+        pairs = [ratio(a, b) for a, b in zip(peer_vals[case.name], ours_vals[case.name]) if a > 0 and b > 0]
         first = ours_records[case.name][0] if ours_records[case.name] else {}
         record = {
             "comparison": comp.name, "title": comp.title, "case": case.name, "space": comp.space,
@@ -334,7 +383,8 @@ def run_comparison(comp, args, info):
                      "device": first.get("device"), "kokkos": first.get("kokkos"),
                      "metrics": [r["metrics"] for r in ours_records[case.name]]},
             "problem": case.problem, "unit": case.unit, "same": comp.same, "differs": comp.differs,
-            "ratio": (o["median"] / p["median"]) if p and o and p["median"] > 0 else None,
+            "ratio": ratio(p["median"], o["median"]) if p and o and p["median"] > 0 and o["median"] > 0 else None,
+            "ratio_means": "peer / ours (a time)" if case.lower_is_better else "ours / peer (a rate)",
             "ratio_pairs": stats(pairs),
             "peer_headline": None, "repetitions": args.reps, "interleaved": "peer then ours, every repetition",
             "errors": errors[case.name], "machine": info, "harness_commit": project_commit(),
@@ -345,13 +395,13 @@ def run_comparison(comp, args, info):
             name, key = case.peer_headline
             vals = [q[key] for q in peer_parsed[case.name] if key in q]
             record["peer_headline"] = {"name": name, "stats": stats(vals),
-                                       "ratio": (o["median"] / statistics.median(vals)) if o and vals else None}
+                                       "ratio": ratio(statistics.median(vals), o["median"]) if o and vals else None}
         path = os.path.join(args.out, "%s-%s.json" % (comp.name, case.name))
         with open(path, "w") as f:
             json.dump(record, f, indent=2, sort_keys=True)
         written.append(path)
     # The peer's patch or scripted change beside its records.
-    for extra in ("fluidx3d.patch", "default-shared.diff"):
+    for extra in ("fluidx3d.patch", "default-shared.diff", "gbeescuda.patch"):
         src = os.path.join(args.peers_build, comp.peer, extra)
         if os.path.exists(src):
             shutil.copy(src, os.path.join(args.out, "%s-%s" % (comp.peer, extra) if not extra.startswith(comp.peer)
@@ -393,9 +443,10 @@ def report(records, out):
     os.makedirs(out, exist_ok=True)
     lines = ["# The peers beside PortableKernels", "",
              "Each row: the same problem run by the peer and by pk-bench, repetitions interleaved "
-             "(peer, ours, peer, ours, ...); median [min, max] over the repetitions; ratio = ours / peer "
-             "(medians; above 1: ours is faster). Generated by perf/peers/run.py.", "",
-             "| comparison | case | peer | ours | unit | ours / peer | peer's headline (ours / it) | reps | peer commit |",
+             "(peer, ours, peer, ours, ...); median [min, max] over the repetitions; ours vs peer = the ratio of "
+             "the medians taken so that above 1 ours is faster (ours / peer for a rate, peer / ours for a time). "
+             "Generated by perf/peers/run.py.", "",
+             "| comparison | case | peer | ours | unit | ours vs peer | peer's headline (ours vs it) | reps | peer commit |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         head = r.get("peer_headline")
@@ -452,7 +503,7 @@ def chart(records, path):
     ax.set_yticks(ys)
     ax.set_yticklabels(["%s %s" % (r["comparison"], r["case"]) for r in rows], fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("ours / peer (median of interleaved repetitions; bars: min-max of the pairs)")
+    ax.set_xlabel("ours vs peer, above 1: ours faster (medians of interleaved repetitions; bars: min-max of pairs)")
     ax.set_title("PortableKernels beside its peers, same problems")
     ax.set_xlim(min(0.5, min(r["ratio"] for r in rows) / 1.5), max(2.0, max(r["ratio"] for r in rows) * 3))
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[n]) for n in names]
@@ -473,6 +524,8 @@ def main(argv=None):
     ap.add_argument("comparisons", nargs="*", help="comparisons or groups (gpu, cpu, all)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "peers", "results"))
     ap.add_argument("--pk-bench", default=os.environ.get("PK_BENCH", os.path.join(ROOT, "build", "device", "pk-bench")))
+    ap.add_argument("--pk-gbees", default=os.environ.get("PK_GBEES"),
+                    help="pk-gbees (default: beside pk-bench, or in apps/ of its build)")
     ap.add_argument("--peers-build", default=os.environ.get("PK_PEERS_BUILD", os.path.join(ROOT, "build", "peers")))
     ap.add_argument("--reps", type=int, default=5, help="interleaved repetitions (at least 5; default 5)")
     ap.add_argument("--gpu-sides", type=sides, default=[256, 512, 1024], help="FluidX3D vs ours: cube edges")
@@ -519,6 +572,10 @@ def main(argv=None):
                 ap.error("%s: its peer is not built in %s (perf/peers/<peer>/build.sh)" % (n, args.peers_build))
     if not wanted:
         ap.error("no peer of %s is built in %s" % (" ".join(args.comparisons or ["all"]), args.peers_build))
+    if not args.pk_gbees:
+        here = os.path.dirname(os.path.abspath(args.pk_bench))
+        candidates = [os.path.join(here, "pk-gbees"), os.path.join(here, "..", "apps", "pk-gbees")]
+        args.pk_gbees = next((c for c in candidates if os.access(c, os.X_OK)), candidates[0])
     if not os.access(args.pk_bench, os.X_OK):
         ap.error("no pk-bench at %s (--pk-bench or PK_BENCH)" % args.pk_bench)
     info = machine()

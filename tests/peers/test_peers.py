@@ -73,6 +73,19 @@ check(rejects(parsers.babelstream, "babelstream-cuda-no-gpu.txt"), "babelstream 
 mb = fixture("babelstream-omp.txt").replace("max_GB_per_sec", "max_MB_per_sec").replace("44.4519", "44451.9")
 check(abs(parsers.babelstream(mb)["max_gbs"] - 44.4519) < 1e-9, "babelstream in MB/s")
 
+p = parsers.gbees_cuda(fixture("gbees-cuda-h200-cr3bp.txt"))  # a real H200 log (perf/results/gbees-three-body)
+check(abs(p["elapsed_seconds"] - 153.180135614) < 1e-9 and p["last_step"] == 686 and p["cells"] == 6444144 and
+      p["capacity"] == 17301504 and p["processed_cells"] == 3487101015 and p["device"] == "NVIDIA H200" and
+      abs(p["final_time"] - 0.889584) < 1e-12, "gbees-cuda: %r" % p)
+check(rejects(parsers.gbees_cuda, "gbees-cuda-no-gpu.txt"), "gbees-cuda without a GPU is not a figure")
+r = parsers.pk_gbees_summary(os.path.join(fixtures, "pk-gbees"), "lorenz63", "openmp")
+check(r["wall_seconds"] > 0 and r["final_time"] == 2.0 and r["steps"] == 939, "pk-gbees summary")
+try:
+    parsers.pk_gbees_summary(os.path.join(fixtures, "pk-gbees"), "lorenz63", "cuda")
+    check(False, "a missing pk-gbees summary is an error")
+except parsers.ParseError:
+    pass
+
 recs = parsers.pk_bench_records(os.path.join(fixtures, "pk-bench"), "lbm", "cuda")
 check(list(recs) == ["aa-fp32-768"] and recs["aa-fp32-768"]["metrics"]["mlups"] > 0, "pk-bench lbm records: %r" % recs)
 check(list(parsers.pk_bench_records(os.path.join(fixtures, "pk-bench"), "copy", "openmp")) == ["range-policy"],
@@ -89,7 +102,13 @@ with open(stand_in, "w") as f:
 role = sys.argv[1]
 with open(os.environ["PK_TEST_ORDER"], "a") as log:
     log.write(role + " " + os.environ.get("PK_PEER_N", "") + "\n")
-if role == "pk-bench":
+if role == "pk-gbees":
+    a = sys.argv[2:]
+    out, space = a[a.index("--out") + 1], a[a.index("--space") + 1]
+    assert "--paper-back-faces" in a and os.path.exists(a[a.index("--config") + 1])
+    json.dump({"wall_seconds": 0.5, "completed": True, "device": "stand-in", "final_time": 2.0, "steps": 700,
+               "command": "pk-gbees"}, open(os.path.join(out, "gbees-lorenz63-%s.json" % space), "w"))
+elif role == "pk-bench":
     a = sys.argv[2:]
     opt = lambda k: a[a.index(k) + 1]
     kernel, space, cases, out = opt("--kernel"), opt("--space"), opt("--case"), opt("--out")
@@ -104,6 +123,8 @@ if role == "pk-bench":
     print("pk-bench stand-in:", names)
 else:
     fixture, status = sys.argv[2], int(sys.argv[3])
+    if role == "gbees-cuda":  # it reads ./measurements: run in its build folder
+        assert os.path.isdir("measurements"), os.getcwd()
     sys.stdout.write(open(fixture).read())
     sys.exit(status)
 ''')
@@ -124,6 +145,8 @@ infos = {
     "rrze": {"binary_dp": executable("rdp", "rrze-dp", os.path.join(fixtures, "rrze-dp-aa-vec-sl-soa.txt"), "0"),
              "binary_sp": executable("rsp", "rrze-sp", os.path.join(fixtures, "rrze-sp-list-aa-pv-soa.txt"), "0")},
     "cubesselk": {"binary": executable("cb", "cubesselk", os.path.join(fixtures, "cubesselk-composed.txt"), "0")},
+    "gbeescuda": {"binary_lorenz63": executable("gc", "gbees-cuda", os.path.join(fixtures, "gbees-cuda-h200-cr3bp.txt"), "0"),
+                  "cwd_lorenz63": os.path.join(scratch, "gc-run")},
     "babelstream": {"binary_omp": executable("bso", "babelstream-omp", os.path.join(fixtures, "babelstream-omp.txt"), "0")},
 }
 for peer, info in infos.items():
@@ -134,6 +157,8 @@ for peer, info in infos.items():
 with open(os.path.join(build, "fluidx3d", "fluidx3d.patch"), "w") as f:
     f.write("diff stand-in\n")
 pk_bench = executable("pk-bench", "pk-bench")
+executable("pk-gbees", "pk-gbees")  # found beside pk-bench
+os.makedirs(os.path.join(scratch, "gc-run", "measurements"))
 out = os.path.join(scratch, "out")
 env = dict(os.environ, PK_TEST_ORDER=order)
 run = [sys.executable, os.path.join(peers_dir, "run.py"), "--out", out, "--pk-bench", pk_bench, "--peers-build", build,
@@ -148,7 +173,7 @@ check(done.returncode == 0, "run.py all: status %d: %s" % (done.returncode, done
 names = sorted(n for n in os.listdir(out) if n.endswith(".json"))
 expected = sorted(["fluidx3d-fp32-64.json", "fluidx3d-fp16s-64.json", "rrze-fp64-64.json", "rrze-fp64-128.json",
                    "rrze-fp32-64.json", "rrze-fp32-128.json", "cubesselk-evaluate-2000000.json",
-                   "babelstream-omp-copy-1048576.json"])
+                   "babelstream-omp-copy-1048576.json", "gbees-cuda-lorenz63.json"])
 check(names == expected, "records: %r" % names)
 
 
@@ -179,12 +204,18 @@ check(r["ours"]["pk_bench_case"] == "range-policy" and r["space"] == "openmp" an
 r = record("cubesselk-evaluate-2000000.json")
 check(abs(r["ratio"] - 3.0e9 / 1.62e9) < 1e-12 and r["peer"]["command"][1] == "2000000", "cubesselk record")
 
+r = record("gbees-cuda-lorenz63.json")  # a time: the ratio is peer / ours
+check(r["peer"]["values"] == [153.180135614] * 5 and r["ours"]["values"] == [0.5] * 5 and
+      abs(r["ratio"] - 153.180135614 / 0.5) < 1e-9 and r["ratio_means"].startswith("peer / ours"), "gbees-cuda record")
+check(os.path.exists(os.path.join(out, "pk-bench", "gbees-cuda", "rep4", "gbees-lorenz63-cuda.json")), "pk-gbees out")
+
 with open(order) as f:
     runs = [line.split()[0] for line in f]
 # fluidx3d: fp32 then fp16s (which fails at the first repetition and is not run again), then ours.
 fx = [x for x in runs if x.startswith("fluidx3d") or x == "pk-bench"][:10]
 check(fx[:3] == ["fluidx3d-fp32", "fluidx3d-fp16s", "pk-bench"] and fx[3:5] == ["fluidx3d-fp32", "pk-bench"],
       "interleaving and the dropped case: %r" % fx)
+check(runs.count("pk-gbees") == 5 and runs.count("gbees-cuda") == 5, "gbees-cuda and pk-gbees interleaved")
 check(runs.count("pk-bench") == 4 * 5, "one pk-bench run per comparison and repetition: %r" % runs.count("pk-bench"))
 check(runs.count("rrze-dp") == 2 * 5 and runs.count("rrze-sp") == 2 * 5, "rrze runs")
 check(os.path.exists(os.path.join(out, "fluidx3d.patch")), "the patch is kept beside the records")
