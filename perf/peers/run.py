@@ -14,7 +14,7 @@ build records in build/peers, --peers-build); pk-bench is the project's (--pk-be
 A repetition runs the peer on every case of a comparison, then pk-bench once on all of them
 (one process: its Kokkos start-up and copy probe are paid once); repetitions alternate so, peer
 then ours, --reps times (at least 5). Each case gets a record OUT/<comparison>-<case>.json:
-both figures of every repetition, median/min/max, the ratio ours/peer of the medians, the peer's
+both figures of every repetition, median/min/max, the ratio of the medians (above 1: ours faster), the peer's
 repository, commit, build flags and patch, the problem, the machine, the project's commit and
 the command lines. OUT/peers.md (a table) and OUT/peers.png (one chart) cover every record in
 OUT. Logs of every run go to OUT/logs.
