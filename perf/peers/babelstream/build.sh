@@ -16,7 +16,9 @@ if [ ${#models[@]} -eq 0 ]; then
 fi
 nvcc=$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")
 arch=${PK_PEER_CUDA_ARCH:-sm_90}
-info=()
+info=() failed=() built=()
+# A model that cannot be built is reported and skipped; the others are built and recorded.
+fail() { peer_say "babelstream $model: $*"; failed+=("$model"); }
 for model in "${models[@]}"; do
   dir=$peers_build/babelstream/$model
   rm -rf "$dir" && mkdir -p "$dir"
@@ -24,7 +26,7 @@ for model in "${models[@]}"; do
   case "$model" in
     omp) args+=(-DCMAKE_CXX_COMPILER=g++) ;;
     cuda)
-      [ -x "$nvcc" ] || peer_die "babelstream cuda: no nvcc (PATH, CUDA_HOME or /usr/local/cuda)"
+      [ -x "$nvcc" ] || { fail "no nvcc (PATH, CUDA_HOME or /usr/local/cuda)"; continue; }
       args+=(-DCMAKE_CXX_COMPILER=g++ -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDA_ARCH="$arch")
       # A toolkit without NVML's header: babelstream/no-nvml/nvml.h and an empty libnvidia-ml
       # (dropped by --as-needed) in its place; the model prints a 0 MHz memory clock then.
@@ -35,7 +37,7 @@ for model in "${models[@]}"; do
         info+=("nvml_cuda=stand-in header perf/peers/babelstream/no-nvml/nvml.h (the toolkit has no nvml.h)")
       fi ;;
     kokkos)
-      [ -n "${Kokkos_ROOT:-}" ] || peer_die "babelstream kokkos: set Kokkos_ROOT to a Kokkos install"
+      [ -n "${Kokkos_ROOT:-}" ] || { fail "set Kokkos_ROOT to a Kokkos install"; continue; }
       cxx=${PK_PEER_KOKKOS_CXX:-}
       # A CUDA Kokkos compiles through its nvcc_wrapper; a host-only one with g++.
       if [ -z "$cxx" ]; then
@@ -45,13 +47,18 @@ for model in "${models[@]}"; do
         fi
       fi
       args+=(-DCMAKE_CXX_COMPILER="$cxx" -DKOKKOS_IN_PACKAGE="$Kokkos_ROOT" -DKokkos_ROOT="$Kokkos_ROOT") ;;
-    *) peer_die "babelstream: model '$model' is not one this harness builds (omp, cuda, kokkos)" ;;
+    *) fail "not a model this harness builds (omp, cuda, kokkos)"; continue ;;
   esac
   peer_say "babelstream: $model: cmake ${args[*]}"
-  { cmake -S "$peer_src" -B "$dir" "${args[@]}" && cmake --build "$dir" -j"$peers_jobs"; } >"$dir/build.log" 2>&1 ||
-    { tail -20 "$dir/build.log"; peer_die "babelstream $model did not build (log: $dir/build.log)"; }
-  [ -x "$dir/$model-stream" ] || peer_die "babelstream $model: no $dir/$model-stream"
+  if ! { cmake -S "$peer_src" -B "$dir" "${args[@]}" && cmake --build "$dir" -j"$peers_jobs"; } >"$dir/build.log" 2>&1 ||
+    [ ! -x "$dir/$model-stream" ]; then
+    tail -20 "$dir/build.log" >&2
+    fail "did not build (log: $dir/build.log)"
+    continue
+  fi
+  built+=("$model")
   info+=("cmake_$model=${args[*]}" "binary_$model=babelstream/$model/$model-stream"
          "flags_$model=$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:[A-Z]*=//p' "$dir/CMakeCache.txt") $(grep -ho -- '-[DO]\S*\|-march\S*\|-arch\S*\|-fopenmp\S*' "$dir"/CMakeFiles/*.dir/flags.make 2>/dev/null | sort -u | tr '\n' ' ')")
 done
-PK_PEER_INFO_MERGE=1 peer_info babelstream "models_last_built=${models[*]}" "patch=none" "${info[@]}"
+[ ${#built[@]} -eq 0 ] || PK_PEER_INFO_MERGE=1 peer_info babelstream "models_last_built=${built[*]}" "patch=none" "${info[@]}"
+[ ${#failed[@]} -eq 0 ] || peer_die "babelstream: not built: ${failed[*]}"
