@@ -6,7 +6,7 @@
 #   perf/peers/device.sh [OUT] [gpu|cpu|all|COMPARISON...] [-- run.py options]
 # OUT defaults to $OUT/peers (the device tool's output folder), else build/peers/results.
 # Groups: gpu = fluidx3d cubesselk babelstream-cuda gbees-cuda (+ babelstream-kokkos with a Kokkos);
-# cpu = rrze babelstream-omp; all (default) = both. A peer already built (its
+# cpu = rrze babelstream-omp gbees-c; all (default) = both. A peer already built (its
 # build/peers/<peer>/build-info.json; for BabelStream, the model's binary) is not rebuilt unless
 # PK_PEERS_REBUILD=1: a second call on a warm machine, or binaries built elsewhere and carried.
 # Expected on 16 cores + H200: builds about 1 minute; gpu about 5 minutes (FluidX3D's 1024^3
@@ -40,12 +40,13 @@ builds=() models=()
 want() { for b in "${builds[@]}"; do [ "$b" = "$1" ] && return; done; builds+=("$1"); }
 for w in "${what[@]}"; do
   case "$w" in
-    all) want fluidx3d; want cubesselk; want babelstream; want gbeescuda; want rrze; models+=(cuda omp) ;;
+    all) want fluidx3d; want cubesselk; want babelstream; want gbeescuda; want rrze; want gbeesc; models+=(cuda omp) ;;
     gpu) want fluidx3d; want cubesselk; want babelstream; want gbeescuda; models+=(cuda) ;;
-    cpu) want rrze; want babelstream; models+=(omp) ;;
+    cpu) want rrze; want babelstream; want gbeesc; models+=(omp) ;;
     fluidx3d|cubesselk|rrze) want "$w" ;;
     fluidx3d-cpu) want fluidx3d ;;
     gbees-cuda) want gbeescuda ;;
+    gbees-c) want gbeesc ;;
     babelstream-*) want babelstream; models+=("${w#babelstream-}") ;;
     *) echo "device.sh: unknown comparison '$w'" >&2; exit 2 ;;
   esac

@@ -18,6 +18,7 @@ peers=(
   "rrze RRZE-HPC/lbm-benchmark-kernels 8b9da5650882cbbbeb02d7e0d48538975a2a9e0f COPYING LICENSE README src"
   "cubesselk stsds/CuBesselK 94ec9ca4bb9d7524c196f044503519ab30d8eb39 Makefile README.md include src"
   "gbeescuda Cx-Rubio/gbees-cuda ff885c0d9ae29b6c8123c27096f4820bcea5b0fc LICENSE README.md makefile src measurements"
+  "gbeesc bhanson10/gbees c5657129eb50be3ff9c61d2b27a86adbf2fef215 LICENSE gbees.c gbees.h examples/Lorenz3D/Lorenz3D.c examples/Lorenz3D/Lorenz3D.h examples/Lorenz3D/makefile examples/Lorenz3D/measurements"
   "babelstream UoB-HPC/BabelStream 57637d572532fc028b6c0964944f1afc27ff5436 CMakeLists.txt LICENSE cmake src/main.cpp src/Stream.h src/StreamModels.h src/Unit.h src/benchmark.h src/dpl_shim.h src/omp src/cuda src/kokkos"
 )
 for line in "${peers[@]}"; do

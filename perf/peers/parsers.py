@@ -135,6 +135,23 @@ def gbees_cuda(text):
     return out
 
 
+def gbees_c(text):
+    """GBEES in C (bhanson10/gbees), an example's log: its "Timestep: m-k, Program time: X s, Sim.
+    time: T TU, Active/Total Cells: a/n" lines (X: clock(), the process's CPU time since its time
+    marching began; one thread) and "Time marching complete."."""
+    t = _clean(text)
+    lines = re.findall(r"^Timestep: (\d+)-(\d+), Program time: ([0-9.eE+-]+) s, Sim\. time: ([0-9.eE+-]+) TU, "
+                       r"Active/Total Cells: (\d+)/(\d+)", t, re.M)
+    if not lines or not re.search(r"^Time marching complete\.", t, re.M):
+        raise ParseError("GBEES did not complete its time marching")
+    last = lines[-1]
+    ends = {}
+    for m, k, *_ in lines:  # the last step of each measurement interval
+        ends[m] = max(ends.get(m, 0), int(k))
+    return {"program_seconds": float(last[2]), "final_time": float(last[3]), "active_cells": int(last[4]),
+            "cells": int(last[5]), "max_cells": max(int(x[5]) for x in lines), "steps": sum(ends.values())}
+
+
 def pk_gbees_summary(folder, model, space):
     """pk-gbees' summary JSON (--out folder): gbees-<model>-<space>.json."""
     path = os.path.join(folder, "gbees-%s-%s.json" % (model, space))

@@ -15,13 +15,13 @@ peers=${PK_PEERS_BUILD:-$root/build/peers}
 if [ $# -gt 0 ]; then
   "$here/export_sources.sh" "$1"
 else
-  for p in fluidx3d rrze cubesselk babelstream gbeescuda; do  # each build script clones at its pinned commit
+  for p in fluidx3d rrze cubesselk babelstream gbeescuda gbeesc; do  # each build script clones at its pinned commit
     rm -rf "$peers/src/$p"
   done
   mkdir -p "$peers/src"
   clones=$(mktemp -d)
   trap 'rm -rf "$clones"' EXIT
-  for repo in ProjectPhysX/FluidX3D RRZE-HPC/lbm-benchmark-kernels stsds/CuBesselK UoB-HPC/BabelStream Cx-Rubio/gbees-cuda; do
+  for repo in ProjectPhysX/FluidX3D RRZE-HPC/lbm-benchmark-kernels stsds/CuBesselK UoB-HPC/BabelStream Cx-Rubio/gbees-cuda bhanson10/gbees; do
     git clone -q --filter=blob:none "https://github.com/$repo" "$clones/${repo/\//+}"
   done
   "$here/export_sources.sh" "$clones"

@@ -7,7 +7,8 @@
 COMPARISON: fluidx3d (GPU, FP32 and FP16S storage), fluidx3d-cpu (the same through an OpenCL
 CPU runtime, PK_PEERS_OPENCL_CPU_VENDORS; named on its own only), rrze (CPU, fp64 and fp32),
 cubesselk (GPU), babelstream-cuda, babelstream-kokkos, babelstream-omp, gbees-cuda (GPU,
-Lorenz '63, against pk-gbees); or gpu, cpu, all (those of the group whose
+Lorenz '63, against pk-gbees), gbees-c (bhanson10/gbees, serial, against pk-gbees on OpenMP at
+one thread and at all); or gpu, cpu, all (those of the group whose
 peer is built). The peers are built first by perf/peers/<peer>/build.sh (their binaries and
 build records in build/peers, --peers-build); pk-bench is the project's (--pk-bench).
 
@@ -38,7 +39,7 @@ import parsers  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos", "gbees-cuda"],
-          "cpu": ["rrze", "babelstream-omp"]}
+          "cpu": ["rrze", "babelstream-omp", "gbees-c"]}
 GROUPS["all"] = GROUPS["gpu"] + GROUPS["cpu"]
 OPT_IN = ["fluidx3d-cpu"]  # named on its own only: FluidX3D through an OpenCL CPU runtime (slow)
 
@@ -51,12 +52,14 @@ class Case:
     """One problem: the peer's command and how to read its figure, and ours (a pk-bench case)."""
 
     def __init__(self, name, problem, peer_cmd, parse, peer_figure, ours_case, ours_metric, unit,
-                 peer_env=None, peer_headline=None, notes="", lower_is_better=False, peer_cwd=None):
+                 peer_env=None, peer_headline=None, notes="", lower_is_better=False, peer_cwd=None,
+                 peer_from=None):
         self.name, self.problem, self.peer_cmd, self.parse = name, problem, peer_cmd, parse
         self.peer_figure, self.ours_case, self.ours_metric, self.unit = peer_figure, ours_case, ours_metric, unit
         self.peer_env = peer_env or {}
         self.lower_is_better = lower_is_better  # a time: the ratio is peer / ours (above 1: ours is faster)
         self.peer_cwd = peer_cwd
+        self.peer_from = peer_from  # another case's name: its peer run, this repetition, is this one's too
         self.peer_headline = peer_headline  # (name, key of the parsed output): the peer's own figure
         self.notes = notes
 
@@ -197,6 +200,49 @@ def comparisons(args):
             "(arrays already on the GPU), median of 5 after a warm-up",
             "CuBesselK returns K_nu with its default 128 integration bins (its documented range x <= 140, "
             "nu <= 20); ours returns K_nu through log K_nu to full double accuracy over a wider range")
+    gcpu = build_info(args, "gbeesc")
+    if gcpu:
+        config = os.path.join(ROOT, "apps", "gbees", "lorenz63.ini")
+        measurements = os.path.join(ROOT, "apps", "gbees", "lorenz63-measurements.txt")
+
+        def pk_gbees_host(a, folder):
+            base = [a.pk_gbees, "--config", config, "--measurement-file", measurements, "--threshold", "1e-7",
+                    "--space", "openmp", "--paper-back-faces", "--mc-samples", "0", "--snapshots", "1",
+                    "--progress", "0", "--out"]
+            return [base + [os.path.join(folder, "t1"), "--kokkos-num-threads=1"],
+                    base + [os.path.join(folder, "all"), "--kokkos-num-threads=%d" % a.threads]]
+
+        def read_pk_gbees_host(folder):
+            out = {}
+            for case, sub in (("lorenz63-1thread", "t1"), ("lorenz63-allthreads", "all")):
+                try:
+                    r = parsers.pk_gbees_summary(os.path.join(folder, sub), "lorenz63", "openmp")
+                except parsers.ParseError:
+                    continue
+                out[case] = {"metrics": {k: v for k, v in r.items() if isinstance(v, (int, float))},
+                             "device": r.get("device"), "commit": None, "command": r.get("command")}
+            return out
+
+        problem = {"model": "Lorenz '63 (sigma 4, beta 1, r 48)", "initial": "N([-11.5,-10,9.5], I)", "h": 0.5,
+                   "threshold": 1e-7, "end_time": 2, "measurement": "z = -8, std 1, at t = 1",
+                   "back_faces": "the paper's (no flux)"}
+        out["gbees-c"] = Comparison(
+            "gbees-c", "gbeesc", "GBEES in C (bhanson10/gbees, serial) vs pk-gbees (OpenMP), Lorenz '63", "openmp", [],
+            [Case("lorenz63-1thread", dict(problem, ours_threads=1), [gcpu["binary_lorenz3d"]], parsers.gbees_c,
+                  lambda p: p["program_seconds"], "lorenz63-1thread", "wall_seconds", "s", lower_is_better=True,
+                  peer_cwd=os.path.join(args.peers_build, gcpu["cwd_lorenz3d"])),
+             Case("lorenz63-allthreads", dict(problem, ours_threads=args.threads), [gcpu["binary_lorenz3d"]],
+                  parsers.gbees_c, lambda p: p["program_seconds"], "lorenz63-allthreads", "wall_seconds", "s",
+                  lower_is_better=True, peer_from="lorenz63-1thread")],
+            "its example Lorenz3D and pk-gbees --config apps/gbees/lorenz63.ini --threshold 1e-7 --paper-back-faces: "
+            "the same model, initial PDF, cell width, threshold p* = 1e-7 (its example's), measurement update at "
+            "t = 1 and end time 2; its code is serial: ours at one thread, and at all threads beside (the same peer "
+            "run in both rows)",
+            "its figure is its last 'Program time' (clock(): CPU time of its time marching, initialisation apart; "
+            "serial, so its wall time when it has a core to itself), ours pk-gbees' wall_seconds; it clips its steps "
+            "to 4 record times per measurement interval, ours to the snapshot and measurement times; built -O3 "
+            "-march=native (its makefile's release flags set no optimisation level)",
+            ours=pk_gbees_host, ours_read=read_pk_gbees_host)
     gc = build_info(args, "gbeescuda")
     if gc:
         config = os.path.join(ROOT, "apps", "gbees", "lorenz63.ini")
@@ -317,8 +363,18 @@ def run_comparison(comp, args, info):
     dropped = set()
     ours_cmd = None
     for rep in range(args.reps):
+        this_rep = {}  # case: the peer's figure and parsed output in this repetition
         for case in comp.cases:
             if case.name in dropped:
+                continue
+            if case.peer_from:
+                if case.peer_from in this_rep:
+                    peer_vals[case.name].append(this_rep[case.peer_from][0])
+                    peer_parsed[case.name].append(this_rep[case.peer_from][1])
+                else:
+                    errors[case.name].append("peer, repetition %d: no run of %s" % (rep, case.peer_from))
+                    if rep == 0:
+                        dropped.add(case.name)
                 continue
             log = os.path.join(logs, "%s-peer-%d.log" % (case.name, rep))
             rc, out, secs = run_logged(case.peer_cmd, case.peer_env, log, args.timeout, case.peer_cwd)
@@ -328,6 +384,7 @@ def run_comparison(comp, args, info):
                 parsed = case.parse(out)
                 peer_vals[case.name].append(case.peer_figure(parsed))
                 peer_parsed[case.name].append(parsed)
+                this_rep[case.name] = (peer_vals[case.name][-1], parsed)
                 say("%s %s rep %d: peer %.6g %s (%.1f s)" % (comp.name, case.name, rep, peer_vals[case.name][-1],
                                                              case.unit, secs))
             except parsers.ParseError as e:
@@ -344,8 +401,11 @@ def run_comparison(comp, args, info):
         shutil.rmtree(rec_dir, ignore_errors=True)
         os.makedirs(rec_dir)
         ours_cmd = comp.ours_command(args, rec_dir)
-        log = os.path.join(logs, "ours-%d.log" % rep)
-        rc, out, secs = run_logged(ours_cmd, {}, log, args.timeout)
+        rc, secs = 0, 0.0
+        for i, cmd in enumerate(ours_cmd if isinstance(ours_cmd[0], list) else [ours_cmd]):  # one or several
+            log = os.path.join(logs, "ours-%d%s.log" % (rep, "-%d" % i if i else ""))
+            rc_i, out, secs_i = run_logged(cmd, {}, log, args.timeout)
+            rc, secs = rc or rc_i, secs + secs_i
         try:
             records = comp.read_ours(rec_dir)
         except (parsers.ParseError, OSError) as e:
@@ -361,7 +421,7 @@ def run_comparison(comp, args, info):
                 why = "exit status %d" % rc if rc else "no record of case %s" % case.ours_case
                 errors[case.name].append("ours, repetition %d: %s (log %s)" % (rep, why, os.path.relpath(log, args.out)))
                 say("%s %s rep %d: pk-bench failed: %s; log %s" % (comp.name, case.name, rep, why, log))
-        say("%s rep %d: pk-bench %.1f s" % (comp.name, rep, secs))
+        say("%s rep %d: ours %.1f s" % (comp.name, rep, secs))
 
     binfo = build_info(args, comp.peer) or {}
     written = []

@@ -78,6 +78,10 @@ check(abs(p["elapsed_seconds"] - 153.180135614) < 1e-9 and p["last_step"] == 686
       p["capacity"] == 17301504 and p["processed_cells"] == 3487101015 and p["device"] == "NVIDIA H200" and
       abs(p["final_time"] - 0.889584) < 1e-12, "gbees-cuda: %r" % p)
 check(rejects(parsers.gbees_cuda, "gbees-cuda-no-gpu.txt"), "gbees-cuda without a GPU is not a figure")
+p = parsers.gbees_c(fixture("gbees-c-lorenz3d.txt"))  # captured here
+check(p["program_seconds"] == 7.694366 and p["final_time"] == 2.0 and p["cells"] == 21985 and p["steps"] == 497 + 616,
+      "gbees-c: %r" % p)
+check(rejects(parsers.gbees_c, "gbees-cuda-no-gpu.txt"), "gbees-c: a run that did not complete is not a figure")
 r = parsers.pk_gbees_summary(os.path.join(fixtures, "pk-gbees"), "lorenz63", "openmp")
 check(r["wall_seconds"] > 0 and r["final_time"] == 2.0 and r["steps"] == 939, "pk-gbees summary")
 try:
@@ -106,7 +110,10 @@ if role == "pk-gbees":
     a = sys.argv[2:]
     out, space = a[a.index("--out") + 1], a[a.index("--space") + 1]
     assert "--paper-back-faces" in a and os.path.exists(a[a.index("--config") + 1])
-    json.dump({"wall_seconds": 0.5, "completed": True, "device": "stand-in", "final_time": 2.0, "steps": 700,
+    threads = [x for x in a if x.startswith("--kokkos-num-threads=")]
+    seconds = 0.5 if space == "cuda" else (2.0 if threads == ["--kokkos-num-threads=1"] else 1.0)
+    os.makedirs(out, exist_ok=True)
+    json.dump({"wall_seconds": seconds, "completed": True, "device": "stand-in", "final_time": 2.0, "steps": 700,
                "command": "pk-gbees"}, open(os.path.join(out, "gbees-lorenz63-%s.json" % space), "w"))
 elif role == "pk-bench":
     a = sys.argv[2:]
@@ -123,7 +130,7 @@ elif role == "pk-bench":
     print("pk-bench stand-in:", names)
 else:
     fixture, status = sys.argv[2], int(sys.argv[3])
-    if role == "gbees-cuda":  # it reads ./measurements: run in its build folder
+    if role in ("gbees-cuda", "gbees-c"):  # they read ./measurements: run in their folders
         assert os.path.isdir("measurements"), os.getcwd()
     sys.stdout.write(open(fixture).read())
     sys.exit(status)
@@ -147,6 +154,8 @@ infos = {
     "cubesselk": {"binary": executable("cb", "cubesselk", os.path.join(fixtures, "cubesselk-composed.txt"), "0")},
     "gbeescuda": {"binary_lorenz63": executable("gc", "gbees-cuda", os.path.join(fixtures, "gbees-cuda-h200-cr3bp.txt"), "0"),
                   "cwd_lorenz63": os.path.join(scratch, "gc-run")},
+    "gbeesc": {"binary_lorenz3d": executable("gcpu", "gbees-c", os.path.join(fixtures, "gbees-c-lorenz3d.txt"), "0"),
+               "cwd_lorenz3d": os.path.join(scratch, "gc-run")},
     "babelstream": {"binary_omp": executable("bso", "babelstream-omp", os.path.join(fixtures, "babelstream-omp.txt"), "0")},
 }
 for peer, info in infos.items():
@@ -173,7 +182,8 @@ check(done.returncode == 0, "run.py all: status %d: %s" % (done.returncode, done
 names = sorted(n for n in os.listdir(out) if n.endswith(".json"))
 expected = sorted(["fluidx3d-fp32-64.json", "fluidx3d-fp16s-64.json", "rrze-fp64-64.json", "rrze-fp64-128.json",
                    "rrze-fp32-64.json", "rrze-fp32-128.json", "cubesselk-evaluate-2000000.json",
-                   "babelstream-omp-copy-1048576.json", "gbees-cuda-lorenz63.json"])
+                   "babelstream-omp-copy-1048576.json", "gbees-cuda-lorenz63.json", "gbees-c-lorenz63-1thread.json",
+                   "gbees-c-lorenz63-allthreads.json"])
 check(names == expected, "records: %r" % names)
 
 
@@ -209,13 +219,19 @@ check(r["peer"]["values"] == [153.180135614] * 5 and r["ours"]["values"] == [0.5
       abs(r["ratio"] - 153.180135614 / 0.5) < 1e-9 and r["ratio_means"].startswith("peer / ours"), "gbees-cuda record")
 check(os.path.exists(os.path.join(out, "pk-bench", "gbees-cuda", "rep4", "gbees-lorenz63-cuda.json")), "pk-gbees out")
 
+r1, ra = record("gbees-c-lorenz63-1thread.json"), record("gbees-c-lorenz63-allthreads.json")
+check(r1["peer"]["values"] == [7.694366] * 5 and ra["peer"]["values"] == [7.694366] * 5 and
+      r1["ours"]["values"] == [2.0] * 5 and ra["ours"]["values"] == [1.0] * 5 and
+      abs(r1["ratio"] - 7.694366 / 2.0) < 1e-12 and abs(ra["ratio"] - 7.694366) < 1e-12, "gbees-c records")
+
 with open(order) as f:
     runs = [line.split()[0] for line in f]
 # fluidx3d: fp32 then fp16s (which fails at the first repetition and is not run again), then ours.
 fx = [x for x in runs if x.startswith("fluidx3d") or x == "pk-bench"][:10]
 check(fx[:3] == ["fluidx3d-fp32", "fluidx3d-fp16s", "pk-bench"] and fx[3:5] == ["fluidx3d-fp32", "pk-bench"],
       "interleaving and the dropped case: %r" % fx)
-check(runs.count("pk-gbees") == 5 and runs.count("gbees-cuda") == 5, "gbees-cuda and pk-gbees interleaved")
+check(runs.count("pk-gbees") == 5 + 2 * 5 and runs.count("gbees-cuda") == 5, "gbees-cuda and pk-gbees interleaved")
+check(runs.count("gbees-c") == 5, "one run of the serial GBEES a repetition serves both of its rows")
 check(runs.count("pk-bench") == 4 * 5, "one pk-bench run per comparison and repetition: %r" % runs.count("pk-bench"))
 check(runs.count("rrze-dp") == 2 * 5 and runs.count("rrze-sp") == 2 * 5, "rrze runs")
 check(os.path.exists(os.path.join(out, "fluidx3d.patch")), "the patch is kept beside the records")
