@@ -10,7 +10,7 @@
 # build/peers/<peer>/build-info.json; for BabelStream, the model's binary) is not rebuilt unless
 # PK_PEERS_REBUILD=1: a second call on a warm machine, or binaries built elsewhere and carried.
 # Expected on 16 cores + H200: builds about 1 minute; gpu about 5 minutes (FluidX3D's 1024^3
-# runs dominate, or fail at once where NVIDIA's OpenCL buffer limit stops them); cpu about 2-3
+# runs dominate, or fail at once where NVIDIA's OpenCL buffer limit stops them); cpu about 3-4
 # minutes. All at once may pass 8 minutes: two calls (gpu, then cpu, same machine while warm)
 # stay well inside a 10-minute limit. perf/peers/README.md says what to carry.
 set -uo pipefail
