@@ -174,7 +174,8 @@ def comparisons(args):
                     "%s-%d" % (precision, n),
                     {"lattice": "%d^3 fully periodic, D3Q19" % n, "precision": precision,
                      "peer_iterations": args.rrze_iterations, "threads": args.threads, "peer_kernel": args.rrze_kernel},
-                    cmd, parsers.rrze, lambda p: p["mflups"], "aa-%s-%d" % (precision, n), "mlups", "MLUPS"))
+                    cmd, parsers.rrze, lambda p: p["mflups"], "aa-%s-%d" % (precision, n), "mlups", "MLUPS",
+                    peer_cwd=os.path.dirname(os.path.dirname(rr["binary_" + rprec]))))  # it writes *.dat files
         out["rrze"] = Comparison(
             "rrze", "rrze", "RRZE lbm-benchmark-kernels vs pk-bench lbm (OpenMP)", "openmp",
             ["--kernel", "lbm", "--space", "openmp", "--size", pk_size(args.cpu_sides), "--case",
