@@ -134,7 +134,8 @@ def comparisons(args):
              alternation(["aa-fp32-%d" % n for n in args.gpu_sides] + ["aa-fp16-%d" % n for n in args.gpu_sides])],
             cases,
             "D3Q19, BGK/SRT collision, cube of the same edge, every cell fluid and periodic, FP32 arithmetic, "
-            "storage FP32 or FP16 (FluidX3D's FP16S: IEEE half, range-shifted; ours: IEEE half)",
+            "storage FP32 or FP16 (FluidX3D's FP16S: IEEE half of range-shifted populations; ours: IEEE half, "
+            "pk::Binary16)",
             "FluidX3D's figure is its mean over all timed steps of --loops x 10 (its 'Peak MLUPs/s', the best "
             "smoothed rate, is kept beside it); ours is pk-bench's median of 5 timed batches. FluidX3D streams "
             "Esoteric-Pull in one buffer, ours A-A; FluidX3D runs through NVIDIA's OpenCL, ours through CUDA")
