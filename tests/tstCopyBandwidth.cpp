@@ -1,8 +1,8 @@
 #include "spaces.hpp"
 
 #include <pk/app/space_selection.hpp>
-#include <pk/core/copy_bandwidth.hpp>
-#include <pk/core/fp64_peak.hpp>
+#include <probes/copy_bandwidth.hpp>
+#include <probes/fp64_peak.hpp>
 
 #include <cmath>
 

@@ -7,9 +7,9 @@
 #include <pk/besselk/independent.hpp>
 #include <pk/besselk/likelihood.hpp>
 #include <pk/besselk/reference.hpp>
-#include <pk/core/fp64_peak.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/core/timing.hpp>
+#include <probes/fp64_peak.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // registered once with PK_REGISTER_BENCHMARK(Type); pk-bench runs it on every selected
 // space, after measuring that space's copy bandwidth, and writes one JSON per result.
 #include <pk/app/space_selection.hpp>
-#include <pk/core/copy_bandwidth.hpp>
+#include <probes/copy_bandwidth.hpp>
 
 #include <functional>
 #include <map>
