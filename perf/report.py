@@ -91,7 +91,8 @@ def read_folder(name, folder, skipped):
                                   "date": str(record.get("date") or ""),
                                   "architectural": efficiency, "why": why,
                                   "moved_gbs": moved_gbs(key[1], space, metrics) if row.kind == "probe" else None,
-                                  "fp64_peak_gflops": number(metrics, "fp64_peak_gflops")}
+                                  "fp64_peak_gflops": number(metrics, "fp64_peak_gflops"),
+                                  "spread": number(metrics, "repeat_spread")}
     if not platforms:
         fail(f"{folder}: no pk-bench result records (*.json with kernel, case, space, metrics) to report")
     for platform in platforms.values():
@@ -610,6 +611,31 @@ def copy_section(platforms):
     return lines
 
 
+def spread_section(platforms, flagged_above=0.10):
+    """The spread of each rated record's timed repeats ((slowest - fastest) / median, pk-bench's
+    repeat_spread), the cases above `flagged_above` named: a figure that moves that much between
+    repeats is not known to three decimals."""
+    lines = ["## Spread of the repeats", "",
+             f"A record's figure is the median of its timed repeats; its spread = (slowest - fastest) ÷ median. "
+             f"Cases spread by more than {flagged_above:.0%} are named: their efficiency is not known to the "
+             "digits shown.", "", "| platform | records with a spread | median spread | largest | above 10 % |",
+             "|---|---|---|---|---|"]
+    flagged = []
+    for n, p in platforms.items():
+        spreads = {key: e["spread"] for key, e in p["cases"].items() if e.get("spread") is not None}
+        if not spreads:
+            lines.append(f"| {n} | 0 of {len(p['cases'])} (recorded by pk-bench from 14221a9 on) | — | — | — |")
+            continue
+        values = sorted(spreads.values())
+        above = sorted((key for key, v in spreads.items() if v > flagged_above), key=lambda key: -spreads[key])
+        flagged += [(n, key, spreads[key]) for key in above]
+        lines.append(f"| {n} | {len(spreads)} of {len(p['cases'])} | {values[len(values) // 2]:.1%} | "
+                     f"{values[-1]:.1%} | {len(above)} |")
+    if flagged:
+        lines += ["", "Spread above 10 %:", ""] + [f"- {n}: {k} {c}: {v:.1%}" for n, (k, c), v in flagged]
+    return lines + [""]
+
+
 def history_section(history):
     lines = ["## History: machines that can no longer be measured", "",
              "Their records are shown in the per-case tables (`history · figure`), never rated and never in Φ: "
@@ -659,6 +685,7 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
     lines += phi_table("application", summaries["application"], names, application_words)
     if "phi" in charts:
         lines += ["", f"![efficiency and Φ per kernel, kind and platform]({charts['phi']})"]
+    lines += ["", *spread_section(platforms)]
     lines += ["", *copy_section(platforms)]
     if history:
         lines += history_section(history)

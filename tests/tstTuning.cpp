@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace {
 

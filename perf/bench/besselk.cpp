@@ -89,11 +89,12 @@ struct BesselKBench {
     const auto nu = Kokkos::create_mirror_view_and_copy(Memory{}, hnu);
     const auto x = Kokkos::create_mirror_view_and_copy(Memory{}, hx);
     Kokkos::View<double*, Memory> k("pk::bench::besselk::k", points);
-    const double seconds = median_seconds(space, repeats, [&] {
+    const RepeatedSeconds timed = repeated_seconds(space, repeats, [&] {
       Kokkos::parallel_for(
           "pk::bench::besselk::evaluate", Kokkos::RangePolicy<Space>(space, 0, points),
           KOKKOS_LAMBDA(const long i) { k(i) = bk::bessel_k(nu(i), x(i)); });
     });
+    const double seconds = timed.median;
     const double ours = points / seconds;
 
     // GSL and Boost on the host cores (one call per point in a Kokkos host loop); their own
@@ -151,6 +152,7 @@ struct BesselKBench {
                              "evals_per_second",
                              "the best implementation measured on this space",
                              ours / best});
+    add_repeats(results.back().metrics, timed);
 
     // Matern generation and one log-likelihood (tiled Cholesky), medium correlation.
     std::vector<long> sizes;

@@ -50,7 +50,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
   // steps): a second on a few CPU cores, milliseconds (still >= 2 launches) on a GPU.
   const int steps = c.size == Size::tiny ? 4 : std::max(2, 2 * static_cast<int>(1e7 / cells));
   const int repeats = c.size == Size::tiny ? 2 : 5;
-  const double seconds = median_seconds(space, repeats, [&] { solver.advance(steps); });
+  const RepeatedSeconds timed = repeated_seconds(space, repeats, [&] { solver.advance(steps); });
+  const double seconds = timed.median;
   solver.check_health();  // a benchmark of a blown-up flow would be meaningless
   const double mlups = cells * steps / seconds * 1e-6;
   const double bytes = static_cast<double>(Solver<Space, Real>::bytes_per_update);
@@ -59,7 +60,7 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
   const double footprint = cells * lattice_bytes_per_cell(p, sizeof(Real));
   const CopyBandwidth copy = footprint_copy_bandwidth(space, footprint, c.copy, repeats);
   const double roofline_mlups = copy.limit_gbs() * 1e3 / bytes;
-  return Result{case_name(streaming, precision_name<Real>, n),
+  Result result{case_name(streaming, precision_name<Real>, n),
                 {{"mlups", mlups},
                  {"bytes_per_update", bytes},
                  {"footprint_bytes", footprint},
@@ -76,6 +77,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
                 "mlups",
                 "copy bw at the lattice's footprint / bytes per update",
                 mlups / roofline_mlups};
+  add_repeats(result.metrics, timed);
+  return result;
 }
 
 }  // namespace

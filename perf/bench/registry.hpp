@@ -5,6 +5,7 @@
 // registered once with PK_REGISTER_BENCHMARK(Type); pk-bench runs it on every selected
 // space, after measuring that space's copy bandwidth, and writes one JSON per result.
 #include <pk/app/space_selection.hpp>
+#include <pk/core/timing.hpp>
 #include <probes/copy_bandwidth.hpp>
 
 #include <functional>
@@ -32,6 +33,16 @@ struct Result {
   std::string limit;                      // what the limit is, for the report
   double limit_ratio = 0;                 // figure / limit
 };
+
+// The timed repeats behind a record's figure: how many, the fastest, median and slowest, and
+// their spread ((slowest - fastest) / median), which the report flags above 10 %.
+inline void add_repeats(std::map<std::string, double>& metrics, const RepeatedSeconds& timed) {
+  metrics["repeats"] = timed.repeats;
+  metrics["repeat_seconds_min"] = timed.min;
+  metrics["repeat_seconds_median"] = timed.median;
+  metrics["repeat_seconds_max"] = timed.max;
+  metrics["repeat_spread"] = timed.spread();
+}
 
 struct Benchmark {
   std::string kernel;

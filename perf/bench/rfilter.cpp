@@ -131,12 +131,10 @@ struct RfilterBench {
         // waiting, so the figure is the time per pass in a run of passes; a lone pass, waited
         // for, is kept.
         constexpr int passes = 10;
-        const double seconds = median_seconds(space, repeats,
-                                              [&] {
-                                                for (int p = 0; p < passes; ++p)
-                                                  rfilter::apply_filter(space, field, axis, coefficients);
-                                              }) /
-                               passes;
+        const RepeatedSeconds timed = repeated_seconds(space, repeats, [&] {
+          for (int p = 0; p < passes; ++p) rfilter::apply_filter(space, field, axis, coefficients);
+        });
+        const double seconds = timed.median / passes;
         const double lone_seconds =
             median_seconds(space, repeats, [&] { rfilter::apply_filter(space, field, axis, coefficients); });
         const double gbs = gigabytes / seconds;
@@ -156,6 +154,7 @@ struct RfilterBench {
                                  "wall_seconds",
                                  "copy bandwidth roofline at the field's footprint",
                                  gbs / copy.limit_gbs()});
+        add_repeats(results.back().metrics, timed);  // a repeat is passes_per_run passes
       }
     }
     return results;

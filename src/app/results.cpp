@@ -8,8 +8,6 @@
 #include <Kokkos_Macros.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sched.h>
-
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -59,10 +57,32 @@ int cpu_simd_bytes() {
 #endif
 }
 
+namespace {
+
+// The CPUs of a Linux CPU list ("0-3,8,10-11"); empty when it cannot be read.
+std::set<int> cpu_list(const std::string& path) {
+  std::set<int> cpus;
+  std::ifstream in(path);
+  std::string text;
+  if (!std::getline(in, text)) return cpus;
+  std::istringstream ranges(text);
+  for (std::string range; std::getline(ranges, range, ',');) {
+    int first = -1, last = -1;
+    const int read = std::sscanf(range.c_str(), "%d-%d", &first, &last);
+    if (read < 1 || first < 0) continue;
+    for (int cpu = first; cpu <= (read == 2 ? last : first); ++cpu) cpus.insert(cpu);
+  }
+  return cpus;
+}
+
+}  // namespace
+
 HostTopology host_topology() {
+  // The machine's CPUs as the container or batch job gives them (its cpuset), not the calling
+  // thread's affinity, which OpenMP's binding narrows to one CPU.
+  std::set<int> cpus = cpu_list("/sys/fs/cgroup/cpuset.cpus.effective");
+  if (cpus.empty()) cpus = cpu_list("/sys/devices/system/cpu/online");
   HostTopology topology;
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return topology;
   std::set<std::pair<long, long>> cores;  // (package, core)
   std::set<long> packages;
   const auto read_number = [](const std::string& path) {
@@ -70,8 +90,7 @@ HostTopology host_topology() {
     std::ifstream(path) >> value;
     return value;
   };
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &allowed)) continue;
+  for (const int cpu : cpus) {
     const std::string topology_path = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
     const long package = read_number(topology_path + "physical_package_id");
     const long core = read_number(topology_path + "core_id");

@@ -216,6 +216,20 @@ check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in m
 check("application 0.600 (vs CuBesselK)" in markdown, "the application efficiency in the case's cell")
 check("Peer records read: `" in markdown, "the peers folder named")
 
+# The spread of the repeats: a record that keeps it is counted, one above 10 % is named.
+spread = OUT / "spread-box"
+for path in (HERE / "gpu-box").glob("*.json"):
+    record = json.loads(path.read_text())
+    if path.name in ("lbm-aa-fp32-64-cuda.json", "lbm-ab-fp32-64-cuda.json"):
+        record["metrics"]["repeat_spread"] = 0.25 if path.name.startswith("lbm-ab") else 0.02
+    write(spread, path.name, record)
+result, numbers = report(f"gpu-box={spread}", "--out", OUT / "spread")
+markdown = (OUT / "spread" / "report.md").read_text()
+check("| gpu-box:cuda | 2 of " in markdown and "| 25.0% | 1 |" in markdown, "the spread row of gpu-box:cuda")
+check("- gpu-box:cuda: lbm ab-fp32-64: 25.0%" in markdown and "aa-fp32-64: 2.0%" not in markdown,
+      "the case above 10 % named, the one below not")
+check("| gpu-box:openmp | 0 of " in markdown, "a platform whose records keep no spread")
+
 # CPU strong scaling, 2 -> 8 threads: lbm 100 -> 350 MLUPS, speed-up 3.5, efficiency 3.5 / 4; rfilter
 # 0.02 -> 0.008 s (lower = better), speed-up 0.02 / 0.008 = 2.5, efficiency 2.5 / 4.
 out = OUT / "threads"

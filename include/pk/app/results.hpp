@@ -40,7 +40,7 @@ int compiled_simd_bytes();
 int cpu_simd_bytes();
 
 // The host's layout, as the records give it: sockets, cores, hardware threads per core and
-// NUMA nodes of the CPUs this process may run on (Linux sysfs; 0 where unknown).
+// NUMA nodes of the CPUs its cpuset holds (Linux sysfs and cgroups; 0 where unknown).
 struct HostTopology {
   int sockets = 0, cores = 0, threads_per_core = 0, numa_nodes = 0, cpus = 0;
 };
