@@ -9,10 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -109,15 +107,6 @@ HostTopology host_topology() {
       ++topology.numa_nodes;
   }
   return topology;
-}
-
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 std::string result_file_name(const ResultRecord& record) {

@@ -1,3 +1,4 @@
+#include <pk/core/clock.hpp>
 #include <pk/core/tuning.hpp>
 
 #include <fcntl.h>
@@ -7,11 +8,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -71,15 +70,6 @@ std::vector<std::pair<std::string, StoredChoice>> read_cache(const std::string& 
     lines.emplace_back(fields[0], stored);
   }
   return lines;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 // Once per process: a cache that cannot be written costs later runs their trials, not this one.
@@ -195,7 +185,7 @@ void store_choice(const std::string& device, const std::string& key, int choice,
   for (const CandidateTiming& t : timings)
     evidence << (&t == &timings.front() ? "" : "; ") << t.candidate << ": " << t.median << " s [" << t.min << ", "
              << t.max << "]";
-  write_choice(folder, {device, field(key), choice, field(evidence.str()), utc_now()});
+  write_choice(folder, {device, field(key), choice, field(evidence.str()), utc_timestamp()});
 }
 
 std::string device_key(const std::string& backend, const DeviceFacts& facts) {

@@ -4,6 +4,8 @@
 //  cpu}, host: {cpu, sockets, cores, threads_per_core, numa_nodes, cpus}, date, command,
 //  metrics: {name: number, ...}, tuning: {trials, cache}, openmp_binding},
 // and "interrupted": true for a run that SIGINT or SIGTERM stopped early.
+#include <pk/core/clock.hpp>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -45,9 +47,6 @@ struct HostTopology {
   int sockets = 0, cores = 0, threads_per_core = 0, numa_nodes = 0, cpus = 0;
 };
 HostTopology host_topology();
-
-// The current UTC time as ISO 8601, e.g. 2026-11-23T12:00:00Z.
-std::string utc_timestamp();
 
 // "<kernel>-<case>-<space>.json"
 std::string result_file_name(const ResultRecord& record);
