@@ -522,6 +522,12 @@ nlohmann::json run_space(const Space& space, const Model& model, const Parameter
   return j;
 }
 
+// Before the work: the folders of the summary and the record can be written.
+void require_writable_outputs(const Options& o) {
+  pk::require_writable_directory(o.out, "--out");
+  if (!o.results.empty()) pk::require_writable_directory(o.results, "--results");
+}
+
 #if PK_ENABLE_MPI
 // The marginal of every rank's cells on rank 0 (empty on the others): each rank's marginal
 // `mine` of the cells it owns, added point by point (the ranks own disjoint cells).
@@ -685,12 +691,6 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   if (o.plot && completed) plot_marginals(setup.python, marginal_dir);
   if (!completed) std::cout << "  interrupted: summary of the run so far written\n";
   return !completed;
-}
-
-// Before the work: the folders of the summary and the record can be written.
-void require_writable_outputs(const Options& o) {
-  pk::require_writable_directory(o.out, "--out");
-  if (!o.results.empty()) pk::require_writable_directory(o.results, "--results");
 }
 
 // pk-gbees on several ranks: checkpoints, Monte Carlo and the convergence study are one
