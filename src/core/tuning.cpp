@@ -1,3 +1,4 @@
+#include <pk/core/atomic_file.hpp>
 #include <pk/core/clock.hpp>
 #include <pk/core/tuning.hpp>
 
@@ -81,8 +82,8 @@ void warn_unwritable(const std::string& folder, const std::string& why) {
 }
 
 // Adds or replaces the line of (build, device, key): under an exclusive lock on the folder's
-// lock file, so that processes and ranks sharing the cache merge their choices, and written
-// to a new file renamed over the old, so that a reader never sees half a file.
+// lock file, so that processes and ranks sharing the cache merge their choices, and through
+// write_file, so that a reader never sees half a file.
 void write_choice(const std::string& folder, const StoredChoice& choice) {
   std::error_code error;
   std::filesystem::create_directories(folder, error);
@@ -100,26 +101,14 @@ void write_choice(const std::string& folder, const StoredChoice& choice) {
                              }),
               lines.end());
   lines.emplace_back(build_key(), choice);
-  const std::filesystem::path target = std::filesystem::path(folder) / cache_file;
-  char host[64] = {};
-  ::gethostname(host, sizeof host - 1);  // ranks of several nodes may share the folder
-  const std::string temporary = target.string() + "." + host + "." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    for (const auto& [build, c] : lines)
-      out << build << '\t' << c.device << '\t' << c.key << '\t' << c.choice << '\t' << c.evidence << '\t' << c.date
-          << '\n';
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temporary, error);
-      ::close(lock);
-      return warn_unwritable(folder, "writing " + temporary + " failed");
-    }
-  }
-  std::filesystem::rename(temporary, target, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    warn_unwritable(folder, error.message());
+  try {
+    write_file((std::filesystem::path(folder) / cache_file).string(), [&](std::ostream& out) {
+      for (const auto& [build, c] : lines)
+        out << build << '\t' << c.device << '\t' << c.key << '\t' << c.choice << '\t' << c.evidence << '\t' << c.date
+            << '\n';
+    });
+  } catch (const Error& e) {
+    warn_unwritable(folder, e.what());
   }
   ::close(lock);  // releases the lock
 }

@@ -45,7 +45,7 @@ with tempfile.TemporaryDirectory(prefix="pk-tuning-") as tmp:
     lines = open(os.path.join(cache, "choices.tsv")).read().splitlines()
     keys = sorted(line.split("\t")[2] for line in lines)
     check(keys == ["test.first"] + [f"test.together.{i}" for i in range(4)], f"cached keys {keys}")
-    check(not [f for f in os.listdir(cache) if f.startswith("choices.tsv.")], "a temporary file was left")
+    check(not [f for f in os.listdir(cache) if ".tmp-" in f], "a temporary file was left")
     info = subprocess.run([os.path.join(BIN, "apps", "pk-info"), "--tuning"], capture_output=True, text=True,
                           env=dict(os.environ, PK_TUNING_CACHE=cache, OMP_PROC_BIND="false"), timeout=60)
     check(info.returncode == 0 and "5 choices of this build" in info.stdout and "test.together.3" in info.stdout,
