@@ -55,18 +55,26 @@ def short(commit):
     return str(commit or "?")[:7]
 
 
-def read_folder(name, folder, skipped):
-    """{NAME:SPACE: {"device", "cases": {(kernel, case): entry}}} from one folder's *.json."""
+def json_records(folder, option=""):
+    """(path, object) of each *.json in FOLDER that holds a JSON object, in name order; fails on a
+    missing folder (named with the OPTION that gave it) or an unreadable file."""
     folder = pathlib.Path(folder)
     if not folder.is_dir():
-        fail(f"{folder}: not a folder")
-    platforms = {}
+        fail(f"{option}{folder}: not a folder")
     for path in sorted(folder.glob("*.json")):
         try:
             record = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, ValueError) as e:
             fail(f"{path}: not a readable JSON file ({e})")
-        if not isinstance(record, dict) or "kernel" not in record:
+        if isinstance(record, dict):
+            yield path, record
+
+
+def read_folder(name, folder, skipped):
+    """{NAME:SPACE: {"device", "cases": {(kernel, case): entry}}} from one folder's *.json."""
+    folder, platforms = pathlib.Path(folder), {}
+    for path, record in json_records(folder):
+        if "kernel" not in record:
             continue  # another tool's JSON (a sanitizer log, a report's own numbers)
         missing = {"case", "space", "metrics"} - record.keys()
         if missing or not isinstance(record["metrics"], dict):
@@ -103,15 +111,8 @@ def read_folder(name, folder, skipped):
 def read_peers(name, folder, platforms, skipped):
     """Adds perf/peers/run.py's records in FOLDER (ours and a peer, side by side) to the
     comparisons of the platforms of folder NAME."""
-    folder = pathlib.Path(folder)
-    if not folder.is_dir():
-        fail(f"--peers {folder}: not a folder")
-    for path in sorted(folder.glob("*.json")):
-        try:
-            record = json.loads(path.read_text())
-        except (OSError, UnicodeDecodeError, ValueError) as e:
-            fail(f"{path}: not a readable JSON file ({e})")
-        if not isinstance(record, dict) or "comparison" not in record:
+    for path, record in json_records(folder, "--peers "):
+        if "comparison" not in record:
             continue  # pk-bench's own records of the runs, the table's JSON
         if record["comparison"] not in COMPARISONS:
             skipped.append((path, f"a comparison this report does not know ('{record['comparison']}')"))
