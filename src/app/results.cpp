@@ -119,7 +119,7 @@ std::string write_result(const ResultRecord& record, const std::string& director
     require(std::isfinite(value), "result " + result_file_name(record) + ": metric '" + name + "' is not finite");
     metrics[name] = value;
   }
-  const HostTopology topology = host_topology();
+  static const HostTopology topology = host_topology();  // one machine for the process's records
   nlohmann::ordered_json json = {{"kernel", record.kernel},
                                  {"case", record.case_name},
                                  {"space", record.space},

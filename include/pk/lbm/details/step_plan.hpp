@@ -296,9 +296,7 @@ class StepPlan {
       set(candidate);
       trial_pairs(pairs);
     };
-    const int choice = autotune(space_, key, candidates, trial, affordable);
-    set(choice);
-    return choice;
+    return autotune(space_, key, candidates, trial, affordable);
   }
 
   // The A-A even step in shifted fp32 storage stages rows of cells through a team's scratch;
