@@ -15,6 +15,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from files import save_text  # noqa: E402
+
 # The machines records were taken on, each with whether it is still lent (None: not a machine):
 # the kinds of machine lent for this project, the 2-core build machine, and "all" for what is
 # drawn from several. A platform folder missing here fails the index, so that every platform
@@ -185,7 +188,7 @@ def main():
     text = index(results)
     if args.check:
         sys.exit(0 if check(results, text) else 1)
-    (results / "README.md").write_text(text, encoding="utf-8")
+    save_text(results / "README.md", text)
 
 
 if __name__ == "__main__":

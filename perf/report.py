@@ -26,12 +26,12 @@ import argparse
 import collections
 import json
 import math
-import os
 import pathlib
 import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from files import save  # noqa: E402
 from efficiency import (COMPARISONS, PEERS, TABLE, TIME_UNITS, application, architectural, host, library_comparisons,  # noqa: E402
                         moved_gbs, number, peers_of, row_of)
 
@@ -280,13 +280,6 @@ def speedups(platforms):
     return {name: {k: {"cases": len(v), "geometric_mean": geometric_mean(v),
                        "lowest": min(v), "highest": max(v)} for k, v in sorted(by.items())}
             for name, by in sorted(ratios.items())}
-
-
-def save(path, write):
-    """Writes whole or not at all: a temporary name in the same folder, then a rename."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    write(temporary)
-    os.replace(temporary, path)
 
 
 def save_figure(fig, path):

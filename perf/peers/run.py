@@ -36,6 +36,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import parsers  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from files import save_text  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos", "gbees-cuda"],
@@ -459,8 +461,7 @@ def run_comparison(comp, args, info):
             record["peer_headline"] = {"name": name, "stats": stats(vals),
                                        "ratio": ratio(statistics.median(vals), o["median"]) if o and vals else None}
         path = os.path.join(args.out, "%s-%s.json" % (comp.name, case.name))
-        with open(path, "w") as f:
-            json.dump(record, f, indent=2, sort_keys=True)
+        save_text(path, json.dumps(record, indent=2, sort_keys=True))
         written.append(path)
     # The peer's patch or scripted change beside its records.
     for extra in ("fluidx3d.patch", "default-shared.diff", "gbeescuda.patch"):
@@ -532,8 +533,7 @@ def report(records, out):
     errs = [(r["comparison"], r["case"], e) for r in records for e in r.get("errors", [])]
     if errs:
         lines += ["", "Failures:", ""] + ["- %s %s: %s" % e for e in errs]
-    with open(os.path.join(out, "peers.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    save_text(os.path.join(out, "peers.md"), "\n".join(lines) + "\n")
     chart(records, os.path.join(out, "peers.png"))
     return os.path.join(out, "peers.md")
 
