@@ -233,6 +233,7 @@ struct GbeesBench {
     const double planned = p.end_time >= 1.3 ? 5.5e7 : 3 * initial_cell_count(p);
     if (!fits(space, 6, planned, "gbees lorenz96", r.metrics)) {
       r.figure = "planned_bytes";
+      r.higher_is_better = false;
       r.limit = "skipped: does not fit in free memory";
       return r;
     }
@@ -268,6 +269,7 @@ struct GbeesBench {
       r.metrics["wall_seconds"] = timer.seconds();
       r.metrics["completed"] = 0;
       r.figure = "wall_seconds";
+      r.higher_is_better = false;
       return r;
     }
     r.limit_ratio = r.metrics["cells_per_second"] / goal_cells_per_second<Space>(true);

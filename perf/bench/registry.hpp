@@ -32,6 +32,7 @@ struct Result {
   std::string figure;                     // the metric compared with its limit
   std::string limit;                      // what the limit is, for the report
   double limit_ratio = 0;                 // figure / limit
+  bool higher_is_better = true;           // a rate; false for a time or a size
 };
 
 // The timed repeats behind a record's figure: how many, the fastest, median and slowest, and

@@ -140,7 +140,10 @@ std::string write_result(const ResultRecord& record, const std::string& director
   const std::string tuning_cache = tuning_cache_folder();
   json["tuning"] = {{"trials", autotune_trials()}, {"cache", tuning_cache.empty() ? "off" : tuning_cache}};
   json["openmp_binding"] = openmp_binding();
-  if (!record.figure.empty()) json["figure"] = record.figure;
+  if (!record.figure.empty()) {
+    json["figure"] = record.figure;
+    json["higher_is_better"] = record.higher_is_better;
+  }
   if (!record.limit.empty()) json["limit"] = record.limit;
   if (record.interrupted) json["interrupted"] = true;
   make_directories(directory);

@@ -20,8 +20,9 @@ struct ResultRecord {
   std::string command;
   std::map<std::string, double> metrics;
   bool interrupted = false;
-  std::string figure;  // the metric compared with a limit (pk-bench), or empty
-  std::string limit;   // what that limit is; metrics["limit_ratio"] holds figure / limit
+  std::string figure;            // the metric compared with a limit (pk-bench), or empty
+  std::string limit;             // what that limit is; metrics["limit_ratio"] holds figure / limit
+  bool higher_is_better = true;  // whether a larger figure is the better one (a rate, not a time)
 };
 
 // The commit this binary was built from (git describe, "-dirty" for local changes).
