@@ -2,6 +2,7 @@
 // Run parameters of the LBM solver, in lattice units, and their validation.
 #include <pk/core/binary16.hpp>
 #include <pk/core/compact16.hpp>
+#include <pk/core/error.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/lbm/geometry.hpp>
 
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace pk::lbm {
 
@@ -37,6 +39,19 @@ constexpr const char* precision_name = std::is_same_v<Precision, double>     ? "
                                        : std::is_same_v<Precision, float>    ? "fp32"
                                        : std::is_same_v<Precision, Binary16> ? "fp16"
                                                                              : "fp16c";
+
+// The names of every precision, as options and results spell them.
+inline const std::vector<std::string> precision_names = {"fp32", "fp64", "fp16", "fp16c"};
+
+// Calls run(Precision{}) with the precision `name` names (one of precision_names).
+template <class Run>
+decltype(auto) with_precision(const std::string& name, Run&& run) {
+  if (name == "fp64") return run(double{});
+  if (name == "fp16") return run(Binary16{});
+  if (name == "fp16c") return run(Compact16{});
+  require(name == "fp32", "precision ", name, ": not one of fp32, fp64, fp16, fp16c");
+  return run(float{});
+}
 
 // How the rows traversal (CPUs) stores an A-B step's target lattice: through the caches, or
 // streaming around them (pk::convert_streaming), which saves reading each line before it is
