@@ -7,23 +7,15 @@
 // fit spread the covariance matrix over the ranks (pk/besselk/distributed.hpp), one space
 // per rank. Built with cuSOLVERMg, --gpus N spreads it over N GPUs of one process
 // (pk/besselk/multi_gpu.hpp).
-#include <pk/app/cli.hpp>
-#include <pk/app/process.hpp>
+#include "besselk/options.hpp"
+
+#include <pk/app/program.hpp>
 #include <pk/app/results.hpp>
-#include <pk/app/run_app.hpp>
-#include <pk/app/session.hpp>
-#include <pk/app/space_selection.hpp>
-#include <pk/besselk/fit_journal.hpp>
-#include <pk/besselk/likelihood.hpp>
-#include <pk/besselk/matern.hpp>
 #include <pk/core/atomic_file.hpp>
-#include <pk/core/checkpoint.hpp>
-#include <pk/core/column_file.hpp>
 #include <pk/core/device_info.hpp>
 #include <pk/core/interrupt.hpp>
 #include <pk/core/memory.hpp>
 #if PK_ENABLE_SCALAPACK
-#include <pk/app/mpi_program.hpp>
 #include <pk/besselk/distributed.hpp>
 #endif
 #if PK_ENABLE_CUSOLVERMG
@@ -46,110 +38,7 @@ namespace bk = pk::besselk;
 
 namespace {
 
-struct Setup {
-  std::string mode = "fit", data_path, out = "pk-results";
-  unsigned long seed = 42;
-  bk::MaternParameters params, start;
-  int tile = bk::default_tile_size, gpus = 0, max_evaluations = bk::OptimizerSettings{}.max_evaluations;
-  double tolerance = 1e-5;
-  bool profile_variance = false, from_file = false;
-  std::string checkpoint, restart;  // the fit's journal (fit_journal.hpp)
-  std::shared_ptr<bk::FitJournal> journal;
-  bk::MaternData data;
-  std::vector<std::string> spaces, kokkos_args;
-};
-
-// What a fit's log-likelihood values depend on: the data (or how it is generated), the space
-// and whether sigma^2 is profiled. A journal of another identity is refused.
-std::string journal_identity(const Setup& setup) {
-  std::ostringstream identity;
-  identity << std::hexfloat << setup.spaces.front() << " profile-variance=" << setup.profile_variance << ' ';
-  if (setup.from_file) {
-    const auto& d = setup.data;
-    std::uint32_t crc = pk::crc32(d.locations.x.data(), d.locations.x.size() * sizeof(double));
-    crc = pk::crc32(d.locations.y.data(), d.locations.y.size() * sizeof(double), crc);
-    identity << "file n=" << d.z.size() << " crc32=" << pk::crc32(d.z.data(), d.z.size() * sizeof(double), crc);
-  } else {
-    const bk::MaternParameters& p = setup.params;
-    identity << "synthetic n=" << setup.data.locations.x.size() << " seed=" << setup.seed << " params=" << p.variance
-             << ',' << p.range << ',' << p.smoothness << " tile=" << setup.tile;
-  }
-  return identity.str();
-}
-
-// Nothing when --help was answered; pk::Error for bad input. Everything is checked before
-// Kokkos starts.
-std::optional<Setup> parse(int argc, char** argv) {
-  Setup setup;
-  std::string space_request = "all";
-  long n = 1600;
-  std::vector<double> truth{1.0, 0.1, 0.5}, start{0.5, 0.05, 1.0};
-  CLI::App cli{"Matern Gaussian process: synthetic data, log-likelihood, maximum-likelihood fit."};
-  cli.add_option("mode", setup.mode, "generate | loglik | fit")->check(CLI::IsMember({"generate", "loglik", "fit"}));
-  cli.add_option("--space", space_request, pk::backend_choices() + ", a comma-separated list, or all");
-  cli.add_option("-n,--locations", n, "number of synthetic locations (jittered grid in the unit square)");
-  cli.add_option("--params", truth, "sigma^2,beta,nu: the synthetic field's truth, and loglik's parameters")
-      ->delimiter(',')
-      ->expected(3);
-  cli.add_option("--start", start, "sigma^2,beta,nu where the fit starts")->delimiter(',')->expected(3);
-  cli.add_option("--data", setup.data_path, "'x y z' file: written by generate, read by loglik and fit");
-  cli.add_option("--seed", setup.seed, "random seed of the synthetic locations and field");
-  const auto* tile = cli.add_option("--tile", setup.tile,
-                                    "Cholesky tile size (on several ranks or GPUs: ScaLAPACK's or cuSOLVERMg's "
-                                    "block size; default 512, with --gpus 1024)");
-  cli.add_option("--gpus", setup.gpus,
-                 "the covariance in column blocks over this process' first N GPUs, factored by cuSOLVERMg "
-                 "(CUDA builds; 0: one space at a time)");
-  cli.add_option("--tolerance", setup.tolerance, "relative parameter tolerance of the fit");
-  cli.add_option("--max-evaluations", setup.max_evaluations, "the most likelihood evaluations the fit may make");
-  cli.add_flag("--profile-variance", setup.profile_variance,
-               "fit (beta, nu) with sigma^2 at its closed-form maximiser (same maximum, fewer evaluations)");
-  cli.add_option("--out", setup.out, "directory for the result JSON");
-  cli.add_option("--checkpoint", setup.checkpoint,
-                 "fit: keep every evaluation in FILE as it is made, so that --restart FILE resumes the fit");
-  cli.add_option("--restart", setup.restart,
-                 "fit: resume the fit whose evaluations FILE holds (the same data, space and --start)");
-  const auto kokkos_args = pk::parse_command_line(cli, argc, argv);
-  if (!kokkos_args) return std::nullopt;
-  setup.kokkos_args = *kokkos_args;
-  // cuSOLVERMg's solve wants larger blocks than the one-GPU tiles (docs/mpi.md).
-  if (setup.gpus > 0 && tile->count() == 0) setup.tile = 1024;
-  setup.params = {truth[0], truth[1], truth[2]};
-  bk::check_parameters(setup.params);
-  setup.start = {start[0], start[1], start[2]};
-  if (setup.mode == "fit") bk::check_parameters(setup.start);
-  pk::require(setup.tile >= 16, "--tile " + std::to_string(setup.tile) + ": must be >= 16");
-  pk::require(setup.tolerance > 0 && setup.tolerance < 1, "--tolerance must be in (0, 1)");
-  pk::require(setup.max_evaluations >= 1, "--max-evaluations must be >= 1");
-  pk::require(setup.gpus >= 0, "--gpus " + std::to_string(setup.gpus) + ": must be >= 0");
-#if !PK_ENABLE_CUSOLVERMG
-  pk::require(setup.gpus == 0, "--gpus: this pk-matern was built without cuSOLVERMg (a CUDA build on Kokkos >= 4.3)");
-#endif
-  pk::require(setup.gpus == 0 || space_request == "all" || space_request == "cuda",
-              "--gpus runs on CUDA: --space must be cuda (or left out)");
-  setup.from_file = setup.mode != "generate" && !setup.data_path.empty();
-  if (setup.from_file) {
-    setup.data = bk::read_matern_data(setup.data_path);
-  } else {
-    pk::require(n >= 2 && n <= bk::max_locations,
-                "--locations " + std::to_string(n) + ": need 2 to " + std::to_string(bk::max_locations) + " locations");
-    setup.data.locations = bk::synthetic_locations(static_cast<std::size_t>(n), setup.seed);
-  }
-  if (setup.mode == "generate") pk::require(!setup.data_path.empty(), "generate needs --data FILE to write to");
-  setup.spaces = pk::select_spaces(space_request);
-  pk::require_writable_directory(setup.out, "--out");
-  if (setup.mode == "generate") pk::require_writable_file_folder(setup.data_path, "--data");
-  if (!setup.checkpoint.empty() || !setup.restart.empty()) {
-    pk::require(setup.mode == "fit", "--checkpoint and --restart keep and resume a fit: use them with the fit mode");
-    pk::require(setup.spaces.size() == 1,
-                "--checkpoint and --restart: a journal holds a fit on one space; choose it "
-                "with --space");
-    if (!setup.checkpoint.empty()) pk::require_writable_file_folder(setup.checkpoint, "--checkpoint");
-    setup.journal = std::make_shared<bk::FitJournal>(journal_identity(setup));
-    if (!setup.restart.empty()) setup.journal->read(setup.restart);
-  }
-  return setup;
-}
+using namespace pk::besselk::app;
 
 // The record of a loglik or fit run: one file per mode, size and (synthetic) range.
 template <class Space>
@@ -242,7 +131,6 @@ template <class Space>
 void run(const Space& space, const Setup& setup, const std::string& command, bool first) {
   const std::string name = pk::SpaceTraits<Space>::name;
   const long count = static_cast<long>(setup.data.locations.size());
-  if (pk::interrupted()) return;
   pk::require_memory(space, 8.0 * count * count + 64.0 * count, std::to_string(count) + " locations", fewer_locations);
   const auto s = bk::to_space(space, setup.data.locations);
   bk::Vector<Space> z;
@@ -278,10 +166,9 @@ void run(const Space& space, const Setup& setup, const std::string& command, boo
 }
 
 #if PK_ENABLE_SCALAPACK
-// loglik or fit on the ranks, the covariance block-cyclic over them. Returns whether SIGINT
-// or SIGTERM (on any rank) stopped the fit.
+// loglik or fit on the ranks, the covariance block-cyclic over them.
 template <class Space>
-bool run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
+void run_distributed(const pk::mpi::Communicator& world, const Space& space, const Setup& setup,
                      const std::string& command) {
   pk::mpi::collectively(world, [&] {
     pk::require(setup.mode != "generate", "generate runs on one rank (start it without mpirun)");
@@ -313,7 +200,6 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
   const std::string label = name + " on " + std::to_string(world.size()) + " ranks (" +
                             std::to_string(layout->grid_rows()) + " x " + std::to_string(layout->grid_cols()) +
                             " ScaLAPACK grid)";
-  bool interrupted = false;
   if (setup.mode == "loglik") {
     bk::LikelihoodTimes times;
     const auto parts = bk::distributed_log_likelihood_parts(space, *layout, s, z, setup.params, *work, &times);
@@ -327,26 +213,19 @@ bool run_distributed(const pk::mpi::Communicator& world, const Space& space, con
     work.reset();  // the fit allocates its own
     const bk::Fit fit = bk::fit_matern_distributed(
         space, *layout, s, z, setup.start, optimizer_settings(setup, world.rank() == 0), world, setup.profile_variance);
-    interrupted = fit.interrupted;
     if (world.rank() == 0) {
       print_fit(label, count, fit, record);
       print_recalled(setup, fit, record);
     }
   }
   if (world.rank() == 0) std::cerr << "wrote " << pk::write_result(record, setup.out) << '\n';
-  return interrupted;
 }
 
-int run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
-  bool stopped = false;
-  pk::for_each_selected_space(setup.spaces, [&](const auto& space) {
-    if (stopped) return;
-    stopped =
-        pk::refuse_if_out_of_memory(space, std::to_string(setup.data.locations.size()) + " locations", fewer_locations,
-                                    [&] { return run_distributed(world, space, setup, command); });
+void run_ranks(const pk::mpi::Communicator& world, const Setup& setup, const std::string& command) {
+  pk::mpi::for_each_space_until_interrupted(world, setup.spaces, [&](const auto& space) {
+    pk::refuse_if_out_of_memory(space, std::to_string(setup.data.locations.size()) + " locations", fewer_locations,
+                                [&] { run_distributed(world, space, setup, command); });
   });
-  // Every rank exits as the signalled ones do (143 for SIGTERM), or 0.
-  return stopped ? static_cast<int>(world.max(pk::interrupted() ? pk::interrupted_status() : 0)) : 0;
 }
 #endif
 
@@ -388,32 +267,25 @@ void run_multi_gpu(const Setup& setup, const std::string& command) {
 }
 #endif
 
+// pk-matern on one process: each space in turn, or the covariance over several GPUs.
+void run_spaces(const Setup& setup, const std::string& command) {
+#if PK_ENABLE_CUSOLVERMG
+  if (setup.gpus > 0) return run_multi_gpu(setup, command);
+#endif
+  bool first = true;
+  pk::for_each_space_until_interrupted(setup.spaces, [&](const auto& space) {
+    pk::refuse_if_out_of_memory(space, std::to_string(setup.data.locations.size()) + " locations", fewer_locations,
+                                [&] { run(space, setup, command, first); });
+    first = false;
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  pk::bind_openmp_threads_by_default(argv);
 #if PK_ENABLE_SCALAPACK
-  pk::mpi::Environment mpi(argc, argv);
-  if (mpi.ranks() > 1) return pk::mpi::run_program("pk-matern", argc, argv, parse, run_ranks);
+  return pk::program_main("pk-matern", argc, argv, parse, run_spaces, run_ranks);
+#else
+  return pk::program_main("pk-matern", argc, argv, parse, run_spaces);
 #endif
-  return pk::run_app("pk-matern", [&] {
-    const std::optional<Setup> setup = parse(argc, argv);
-    if (!setup) return 0;
-    pk::Session session(setup->kokkos_args);
-    pk::catch_interrupts();
-    const std::string command = pk::command_line(argc, argv);
-#if PK_ENABLE_CUSOLVERMG
-    if (setup->gpus > 0) {
-      run_multi_gpu(*setup, command);
-      return pk::interrupted() ? pk::interrupted_status() : 0;
-    }
-#endif
-    bool first = true;
-    pk::for_each_selected_space(setup->spaces, [&](const auto& space) {
-      pk::refuse_if_out_of_memory(space, std::to_string(setup->data.locations.size()) + " locations", fewer_locations,
-                                  [&] { run(space, *setup, command, first); });
-      first = false;
-    });
-    return pk::interrupted() ? pk::interrupted_status() : 0;
-  });
 }
