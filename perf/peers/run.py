@@ -449,6 +449,7 @@ def run_comparison(comp, args, info):
             "problem": case.problem, "unit": case.unit, "same": comp.same, "differs": comp.differs,
             "ratio": ratio(p["median"], o["median"]) if p and o and p["median"] > 0 and o["median"] > 0 else None,
             "ratio_means": "peer / ours (a time)" if case.lower_is_better else "ours / peer (a rate)",
+            "higher_is_better": not case.lower_is_better,  # of both figures, peer's and ours
             "ratio_pairs": stats(pairs),
             "peer_headline": None, "repetitions": args.reps, "interleaved": "peer then ours, every repetition",
             "errors": errors[case.name], "machine": info, "harness_commit": project_commit(),
