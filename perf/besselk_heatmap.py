@@ -1,61 +1,9 @@
 #!/usr/bin/env python3
-"""Heat map of the relative error of K_nu(x) over (nu, x): ours, GSL and Boost side by side.
-
-Reads the per-point CSV that pk-besselk-accuracy writes (nu,x,ours_log,gsl_log,boost_log,
-ours_k,gsl_k,boost_k) and writes a PNG (Debian's python3-matplotlib).
-
-Usage: python3 perf/besselk_heatmap.py perf/results/build-host/besselk-accuracy/besselk-accuracy-points.csv besselk-accuracy.png
-"""
-import csv
-import math
+"""Heat map of K_nu's relative error, ours beside GSL and Boost: perf/pkperf/besselk_heatmap.py."""
+import pathlib
 import sys
 
-import matplotlib
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from pkperf import besselk_heatmap  # noqa: E402
 
-matplotlib.use("Agg")
-import matplotlib.colors as colors  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: besselk_heatmap.py POINTS.csv OUT.png")
-    with open(sys.argv[1]) as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        sys.exit("no points in " + sys.argv[1])
-    # Each point's error: the larger of the log K and K errors (K where it is a normal double);
-    # floored at 1e-17 so that exact answers show on the log colour scale.
-    def error(row, impl):
-        values = [float(row[impl + "_log"]), float(row[impl + "_k"])]
-        values = [v for v in values if not math.isnan(v)]
-        return max(max(values), 1e-17) if values else float("nan")
-
-    # The tested box; the few points outside it are in the JSON table.
-    rows = [r for r in rows if 1e-6 <= float(r["x"]) <= 700.0000001]
-    nu = [float(r["nu"]) for r in rows]
-    x = [float(r["x"]) for r in rows]
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.8), sharey=True, constrained_layout=True)
-    norm = colors.LogNorm(vmin=1e-17, vmax=1e-12)
-    for ax, impl, title in zip(axes, ("ours", "gsl", "boost"), ("pk::besselk", "GSL gsl_sf_bessel_Knu", "Boost cyl_bessel_k")):
-        e = [error(r, impl) for r in rows]
-        keep = [i for i, v in enumerate(e) if not math.isnan(v)]
-        sc = ax.scatter([x[i] for i in keep], [nu[i] for i in keep], c=[e[i] for i in keep], norm=norm,
-                        cmap="viridis", s=14, marker="s")
-        missing = [i for i, v in enumerate(e) if math.isnan(v)]
-        if missing:
-            ax.scatter([x[i] for i in missing], [nu[i] for i in missing], c="red", s=9, marker="x",
-                       label="no answer (%d)" % len(missing))
-            ax.legend(loc="lower left", fontsize=8)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("x")
-        ax.set_title("%s: max %.1e" % (title, max(e[i] for i in keep)))
-    axes[0].set_ylabel("nu")
-    fig.colorbar(sc, ax=axes, label="relative error (max of log K and K)")
-    fig.savefig(sys.argv[2], dpi=120)
-    print("wrote", sys.argv[2])
-
-
-if __name__ == "__main__":
-    main()
+besselk_heatmap.main()

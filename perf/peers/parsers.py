@@ -5,9 +5,12 @@ numbers and strings; it raises ParseError when the figure it exists for is missi
 peer that failed is never recorded as a figure. tests/peers/test_peers.py checks each one on
 captured output (tests/peers/fixtures).
 """
-import json
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # perf/, for pkperf
+from pkperf import records  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -156,10 +159,9 @@ def pk_gbees_summary(folder, model, space):
     """pk-gbees' summary JSON (--out folder): gbees-<model>-<space>.json."""
     path = os.path.join(folder, "gbees-%s-%s.json" % (model, space))
     try:
-        with open(path) as f:
-            r = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ParseError("%s: %s" % (path, e))
+        r = records.read(path)
+    except records.Error as e:
+        raise ParseError(str(e)) from None
     if not isinstance(r, dict) or "wall_seconds" not in r:
         raise ParseError("%s has no wall_seconds" % path)
     if r.get("interrupted") or not r.get("completed", True):
@@ -169,23 +171,17 @@ def pk_gbees_summary(folder, model, space):
 
 def pk_bench_records(folder, kernel, space):
     """pk-bench's JSON records in `folder` of `kernel` on `space`: {case: record}."""
-    records = {}
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".json"):
-            continue
-        with open(os.path.join(folder, name)) as f:
-            try:
-                r = json.load(f)
-            except ValueError as e:
-                raise ParseError("%s: %s" % (name, e))
-        if not isinstance(r, dict) or r.get("kernel") != kernel or r.get("space") != space:
-            continue
-        for key in ("case", "figure", "metrics"):
-            if key not in r:
-                raise ParseError("%s has no %r" % (name, key))
-        if r["figure"] not in r["metrics"]:
-            raise ParseError("%s: its figure %r is not among its metrics" % (name, r["figure"]))
-        if r.get("interrupted"):
-            raise ParseError("%s: the run was interrupted" % name)
-        records[r["case"]] = r
-    return records
+    found = {}
+    try:
+        for path, r in records.objects(folder):
+            if r.get("kernel") != kernel or r.get("space") != space:
+                continue
+            records.require(path, r, ("case", "figure", "metrics"))
+            if r["figure"] not in r["metrics"]:
+                raise ParseError("%s: its figure %r is not among its metrics" % (path.name, r["figure"]))
+            if r.get("interrupted"):
+                raise ParseError("%s: the run was interrupted" % path.name)
+            found[r["case"]] = r
+    except records.Error as e:
+        raise ParseError(str(e)) from None
+    return found

@@ -3,7 +3,7 @@
 
     test_plot_results.py PLOT_RESULTS_PY OUT_DIR
 
-Four kernels on a CPU and a GPU, as the portability report rates them (perf/efficiency.py): lbm
+Four kernels on a CPU and a GPU, as the portability report rates them (perf/pkperf/efficiency.py): lbm
 against the copy at its footprint (a record without footprint_bytes is not rated), the copy probe
 against the run's best copy with a CPU's copy counted at three streams, K_ν against GSL on the CPU
 and not rated on the GPU (ours alone there), the filter's line case and GBEES's goal never used

@@ -1,5 +1,5 @@
-"""How a pk-bench record is rated: the one model of efficiency that perf/report.py (the portability
-report) and perf/plot_results.py (`./pk run`'s table and charts) share.
+"""How a pk-bench record is rated: the one model of efficiency that the portability report
+(perf/report.py) and `./pk run`'s table and charts (perf/plot_results.py) share.
 
 Two kinds of efficiency, never mixed in one number (Pennycook et al.):
 - architectural: the case's figure ÷ a limit the hardware sets, measured on the platform (the copy
@@ -30,45 +30,46 @@ def host(space):
 # kind: "architectural" (a limit the hardware sets, `limit` in words), "probe" (the copy probe:
 # itself the memory limit, not a kernel of Φ) or None (shown, not rated: `why`). `label`: what the
 # case is rated against, in the words a table's reader reads. `footprint`: a record is rated only
-# if it carries footprint_bytes (the copy at the case's footprint, since 005af5c).
-Row = collections.namedtuple("Row", "kernel case headline higher kind limit why label footprint", defaults=(False,))
+# if it carries footprint_bytes (the copy at the case's footprint, since 005af5c). `headline`: the
+# figure of records that do not name theirs (records.legacy_figure).
+Row = collections.namedtuple("Row", "kernel case headline kind limit why label footprint", defaults=(False,))
 
 COPY_LIMIT = ("the copy bandwidth at the case's footprint, measured beside it (the best of a copy to "
               "another array, `deep_copy` and a 16-stream update in place)")
 OLD_FOOTPRINT = "records without footprint_bytes (before 005af5c): their limit was one copy of two streams"
 
 TABLE = [
-    Row("copy", r"range-policy|deep-copy|in-place", "bandwidth_gbs", True, "probe",
+    Row("copy", r"range-policy|deep-copy|in-place", "bandwidth_gbs", "probe",
         "the best of the three copies in the same run, each counted at the bytes it moves",
         "the memory limit the other kernels are rated against, not a kernel of Φ",
         "none: the probe is the memory limit (write-allocate counted on a CPU)"),
-    Row("lbm", r"a[ab]-fp(16|32|64)-\d+", "mlups", True, "architectural",
+    Row("lbm", r"a[ab]-fp(16|32|64)-\d+", "mlups", "architectural",
         f"{COPY_LIMIT} ÷ the bytes a lattice update moves", OLD_FOOTPRINT,
         "memory: copy bandwidth at its footprint ÷ bytes per update", True),
-    Row("rfilter", r"field\d+-[xyz]", "wall_seconds", False, "architectural",
+    Row("rfilter", r"field\d+-[xyz]", "wall_seconds", "architectural",
         f"the time to read and write the field once at {COPY_LIMIT}", OLD_FOOTPRINT,
         "memory: the time to read and write the field at the copy bandwidth", True),
-    Row("rfilter", r"line-n\d+-k\d+", "wall_seconds", False, None, "",
+    Row("rfilter", r"line-n\d+-k\d+", "wall_seconds", None, "",
         "no limit recorded: the record's ratio is to the paper's GPU time (a GTX TITAN X), another "
         "machine's time, not a limit of this one",
         "no limit recorded (a paper's time on another GPU is not one)"),
-    Row("besselk", r"evaluate", "evals_per_second", True, "architectural",
+    Row("besselk", r"evaluate", "evals_per_second", "architectural",
         "the FP64 roof: the FP64 rate measured beside it ÷ the FP64 operations an evaluation counts",
         "FP64 roof not yet recorded: pk-bench records the FP64 rate but not the operations an evaluation "
         "counts (fp64_ops_per_eval); rated by application efficiency only",
         "arithmetic: FP64 rate ÷ FP64 operations per evaluation"),
-    Row("besselk", r"evaluate-(gsl|boost)", "evals_per_second", True, None, "",
+    Row("besselk", r"evaluate-(gsl|boost)", "evals_per_second", None, "",
         "a reference implementation (GSL, Boost): the best measured on the platform is the application "
         "limit of ours", "none: a reference implementation, the application limit of ours"),
-    Row("besselk", r"matern-n\d+", "elements_per_second", True, None, "",
+    Row("besselk", r"matern-n\d+", "elements_per_second", None, "",
         "no limit recorded: the record's ratio is to K_ν evaluations/s, another kernel's rate",
         "no limit recorded (K_ν evaluations/s is another kernel's rate)"),
-    Row("gbees", r"lorenz63|lorenz96", "cells_per_second", True, None, "",
+    Row("gbees", r"lorenz63|lorenz96", "cells_per_second", None, "",
         "no reachable limit recorded: the copy roofline in its records (roofline_fraction) assumes a grid "
         "that fills the device, which these cases' grids (max_cells in the records) do not; rated by "
         "application efficiency only",
         "no reachable limit recorded (application efficiency only)"),
-    Row("gbees", r"lorenz63-ensemble-\d+", "cells_per_second", True, None, "",
+    Row("gbees", r"lorenz63-ensemble-\d+", "cells_per_second", None, "",
         "no limit recorded: a throughput study against the number of PDFs, against the space's goal",
         "no limit recorded (a goal is not a limit)"),
 ]
@@ -120,8 +121,6 @@ PEERS = {
     "rfilter": {},
 }
 # perf/peers/run.py's comparisons: the pk-bench kernel each stands beside and the peer's name.
-# A record whose unit is a time (gbees-cuda's wall seconds) is compared as its inverse, a rate.
-TIME_UNITS = {"s": 1.0, "seconds": 1.0, "ms": 1e-3, "us": 1e-6}
 COMPARISONS = {"fluidx3d": ("lbm", "FluidX3D"), "fluidx3d-cpu": ("lbm", "FluidX3D (an OpenCL CPU runtime)"),
                "rrze": ("lbm", "RRZE lbm-benchmark-kernels"),
                "cubesselk": ("besselk", "CuBesselK"), "gbees-cuda": ("gbees", "gbees-cuda"), "babelstream-cuda": ("copy", "BabelStream (CUDA)"),
