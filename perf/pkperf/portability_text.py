@@ -309,7 +309,7 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
             lines += ["", f"![{k} architectural efficiency per case]({charts[k]})"]
         lines.append("")
     lines += ["## How efficiency is derived", "",
-              "The model is perf/efficiency.py's, shared with `./pk run`'s table and charts (perf/plot_results.py).",
+              "The model is perf/pkperf/efficiency.py's, shared with `./pk run`'s table and charts (perf/plot_results.py).",
               "", "| kernel | cases | headline | better | kind | limit | when not rated |", "|---|---|---|---|---|---|---|"]
     for r in TABLE:
         case = r.case.replace("|", "\\|")  # a bare | would end the table cell
