@@ -10,6 +10,8 @@
 #include <pk/gbees/details/gaussian.hpp>
 #include <pk/gbees/details/geometry.hpp>
 #include <pk/gbees/details/growth.hpp>
+#include <pk/gbees/details/host_snapshot.hpp>
+#include <pk/gbees/details/initial_boxes.hpp>
 #include <pk/gbees/details/normalisation.hpp>
 #include <pk/gbees/details/pruning.hpp>
 #include <pk/gbees/details/time_step.hpp>
@@ -34,18 +36,6 @@ struct CheckpointState;
 }  // namespace pk::gbees
 
 namespace pk::gbees::Details {
-
-// The PDF and the per-axis indices of cells first .. first + count - 1 of `key`, into
-// member[c] and index[c * n + d] (memory `space` can write), on `space`.
-template <class ExecutionSpace, class Keys>
-void decode_cells(const ExecutionSpace& space, const Keys& key, const KeyCodec& codec, int n, std::int32_t first,
-                  std::int32_t count, int* member, std::int64_t* index) {
-  Kokkos::parallel_for(
-      "pk::gbees::cells", Kokkos::RangePolicy<ExecutionSpace>(space, 0, count), KOKKOS_LAMBDA(const int c) {
-        member[c] = codec.member(key(first + c));
-        for (int d = 0; d < n; ++d) index[static_cast<std::size_t>(c) * n + d] = codec.index(key(first + c), d);
-      });
-}
 
 template <class ExecutionSpace, class Model>
 class Propagation {
@@ -72,8 +62,8 @@ class Propagation {
     }
     if (ranks && ranks->size() > 1) {
       require(axis < geometry_.n, "GBEES slabs: axis ", axis + 1, " of a ", geometry_.n, "-D model");
-      distribution_ = std::make_unique<Distribution<ExecutionSpace>>(space, std::move(ranks),
-                                                                     axis >= 0 ? axis : widest_initial_axis());
+      distribution_ = std::make_unique<Distribution<ExecutionSpace>>(
+          space, std::move(ranks), axis >= 0 ? axis : widest_initial_axis(parameters_, geometry_.n));
     }
     initialise();
   }
@@ -120,66 +110,7 @@ class Propagation {
 
   // The cells on the host (this rank's own when distributed): keys, indices, probabilities,
   // the PDF each belongs to.
-  HostCells cells() const {
-    const std::int32_t m = grid_.count();
-    const int n = geometry_.n;
-    HostCells out;
-    out.n = n;
-    out.time = time_;
-    out.cell_width.assign(geometry_.h, geometry_.h + n);
-    out.origin.assign(geometry_.mean, geometry_.mean + n);
-    out.key.resize(m);
-    out.probability.resize(m);
-    out.index.resize(static_cast<std::size_t>(m) * n);
-    out.member.resize(m);
-    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-    Kokkos::deep_copy(space_, Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Unmanaged>(out.key.data(), m),
-                      Kokkos::subview(grid_.key(), std::make_pair(0, m)));
-    Kokkos::deep_copy(space_, Kokkos::View<double*, Kokkos::HostSpace, Unmanaged>(out.probability.data(), m),
-                      Kokkos::subview(grid_.probability(), std::make_pair(0, m)));
-    // Decoded on the solver's instance: on host spaces into the vectors themselves, elsewhere a
-    // chunk at a time into buffers then copied (grids of hundreds of millions of cells are
-    // decoded at snapshots, and a chunk's buffers stay small beside the grid).
-    if constexpr (runs_on_host<ExecutionSpace>) {
-      decode_cells(space_, grid_.key(), geometry_.codec, n, 0, m, out.member.data(), out.index.data());
-    } else {
-      const std::int32_t chunk = std::min<std::int32_t>(m, 1 << 19);
-      Kokkos::View<int*, memory_space> member(
-          Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::member"), chunk);
-      Kokkos::View<std::int64_t*, memory_space> index(
-          Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::index"),
-          static_cast<std::size_t>(chunk) * n);
-      for (std::int32_t first = 0; first < m; first += chunk) {
-        const std::int32_t count = std::min(chunk, m - first);
-        decode_cells(space_, grid_.key(), geometry_.codec, n, first, count, member.data(), index.data());
-        Kokkos::deep_copy(space_, Kokkos::View<int*, Kokkos::HostSpace, Unmanaged>(out.member.data() + first, count),
-                          Kokkos::subview(member, std::make_pair(0, count)));
-        const std::size_t entries = static_cast<std::size_t>(count) * n;
-        Kokkos::deep_copy(space_,
-                          Kokkos::View<std::int64_t*, Kokkos::HostSpace, Unmanaged>(
-                              out.index.data() + static_cast<std::size_t>(first) * n, entries),
-                          Kokkos::subview(index, std::make_pair(std::size_t{0}, entries)));
-      }
-    }
-    space_.fence();
-    if (distribution_) {  // not the ghosts
-      std::size_t kept = 0;
-      for (std::size_t c = 0; c < out.key.size(); ++c)
-        if (geometry_.owns(out.key[c])) {
-          out.key[kept] = out.key[c];
-          out.probability[kept] = out.probability[c];
-          out.member[kept] = out.member[c];
-          std::copy_n(out.index.begin() + static_cast<std::ptrdiff_t>(c * n), n,
-                      out.index.begin() + static_cast<std::ptrdiff_t>(kept * n));
-          ++kept;
-        }
-      out.key.resize(kept);
-      out.probability.resize(kept);
-      out.member.resize(kept);
-      out.index.resize(kept * n);
-    }
-    return out;
-  }
+  HostCells cells() const { return host_cells(space_, grid_, geometry_, time_, distribution_ != nullptr); }
 
   Kokkos::RangePolicy<ExecutionSpace> over_cells() const {
     return Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid_.count());
@@ -190,43 +121,12 @@ class Propagation {
   // Distributed, the first slab borders share the boxes' cells out and each rank makes the
   // part it holds.
   void initialise() {
-    const int n = geometry_.n;
-    IndexArray half;
-    RealArray inverse_std;
-    std::int64_t box = 1;
-    for (int d = 0; d < n; ++d) {
-      half.v[d] = initial_half_width(parameters_, d);
-      box *= 2 * half.v[d] + 1;
-      inverse_std.v[d] = 1.0 / parameters_.initial_std[d];
-    }
-    std::vector<IndexArray> offset(members_);
-    std::vector<RealArray> shift(members_);
-    for (int e = 0; e < members_ && !parameters_.member_means.empty(); ++e)
-      for (int d = 0; d < n; ++d) {
-        shift[e].v[d] = parameters_.member_means[e][d] - parameters_.initial_mean[d];
-        offset[e].v[d] = static_cast<std::int64_t>(std::round(shift[e].v[d] / parameters_.cell_width[d]));
-      }
-    if (distribution_) distribution_->set_borders(initial_borders(half, box, offset), geometry_);
-    std::vector<double> cut(members_);
-    for (int e = 0; e < members_; ++e)
-      cut[e] = initial_cut(parameters_, std::vector<double>(shift[e].v, shift[e].v + n));
-    // The cells of member e's box that may reach its cut, or the part of them this rank
-    // holds: cells low + [0, width) per axis.
-    std::vector<IndexArray> low(members_), width(members_);
-    std::vector<std::int64_t> part(members_, 1);
-    for (int e = 0; e < members_; ++e) {
-      for (int d = 0; d < n; ++d) {
-        const AxisRange reach = initial_axis_range(parameters_, d, shift[e].v[d], cut[e]);
-        std::int64_t from = reach.first, to = reach.last;
-        if (d == geometry_.slab.axis) {
-          from = std::max(from, geometry_.slab.begin - Slab::ghost_layers - offset[e].v[d]);
-          to = std::min(to, geometry_.slab.end + Slab::ghost_layers - 1 - offset[e].v[d]);
-        }
-        low[e].v[d] = from;
-        width[e].v[d] = std::max<std::int64_t>(0, to - from + 1);
-        part[e] *= width[e].v[d];
-      }
-    }
+    const InitialBoxes boxes = initial_boxes(parameters_, geometry_.n, members_);
+    if (distribution_)
+      distribution_->set_borders(initial_borders(boxes, distribution_->axis(), distribution_->ranks().size()),
+                                 geometry_);
+    std::vector<BoxPart> part;
+    for (int e = 0; e < members_; ++e) part.push_back(box_part(boxes, parameters_, geometry_, e));
     // The cells each box keeps (a first scan), slots for them, then the cells (a second).
     Kokkos::View<int, memory_space> failures(Kokkos::view_alloc(space_, "pk::gbees::initialise::failures"));
     std::vector<std::int64_t> first_slot(members_ + 1, 0);
@@ -234,9 +134,10 @@ class Propagation {
       std::int64_t kept = 0;
       Kokkos::parallel_scan(
           "pk::gbees::initialise",
-          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e]),
-          InitialGaussian<Grid>{geometry_, low[e], width[e], inverse_std, e, offset[e], shift[e], cut[e], write,
-                                first_slot[e], grid_.map(), grid_.key(), grid_.probability(), failures},
+          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e].cells),
+          InitialGaussian<Grid>{geometry_, part[e].low, part[e].width, boxes.inverse_std, e, boxes.offset[e],
+                                boxes.shift[e], boxes.cut[e], write, first_slot[e], grid_.map(), grid_.key(),
+                                grid_.probability(), failures},
           kept);
       return kept;
     };
@@ -256,35 +157,6 @@ class Propagation {
     count_cells();
     statistics_.max_cells = cell_count();
     statistics_.peak_bytes = grid_.allocated_bytes();
-  }
-
-  // Slab borders that share the initial boxes' cells out evenly: each box has the same
-  // cells in each of its layers on the slab axis.
-  std::vector<std::int64_t> initial_borders(const IndexArray& half, std::int64_t box,
-                                            const std::vector<IndexArray>& offset) const {
-    const int a = distribution_->axis();
-    std::int64_t first = offset[0].v[a], last = first;
-    for (const IndexArray& o : offset) {
-      first = std::min(first, o.v[a]);
-      last = std::max(last, o.v[a]);
-    }
-    first -= half.v[a];
-    last += half.v[a];
-    std::vector<double> cells(static_cast<std::size_t>(last - first + 1), 0.0);
-    const double per_layer = static_cast<double>(box) / static_cast<double>(2 * half.v[a] + 1);
-    for (const IndexArray& o : offset)
-      for (std::int64_t i = o.v[a] - half.v[a]; i <= o.v[a] + half.v[a]; ++i) cells[i - first] += per_layer;
-    return balanced_borders(cells, first, distribution_->ranks().size());
-  }
-
-  // The axis along which the initial PDFs' boxes span the most cells (the first of equals).
-  int widest_initial_axis() const {
-    int widest = 0;
-    for (int d = 1; d < geometry_.n; ++d)
-      if (parameters_.initial_std[d] / parameters_.cell_width[d] >
-          parameters_.initial_std[widest] / parameters_.cell_width[widest])
-        widest = d;
-    return widest;
   }
 
   // The cells all ranks own now, into owned_cells_ (collective).
