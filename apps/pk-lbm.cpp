@@ -42,6 +42,28 @@ std::string case_name(const Setup& setup, int ranks = 1) {
          (ranks > 1 ? "-np" + std::to_string(ranks) : "");
 }
 
+// What both runs' step loops share: `solver` stepped and fenced on `space`, the outputs'
+// cadences, and checkpoints of `lattice` (the solver, or this rank's part of it) into `files`.
+template <class Space, class AnySolver, class Lattice>
+pk::StepLoop step_loop(const Space& space, AnySolver& solver, const Lattice& lattice, const Options& options,
+                       const pk::CheckpointHeader& header, pk::CheckpointFiles& files) {
+  pk::StepLoop loop;
+  loop.step = [&solver] { return solver.step_count(); };
+  loop.advance = [&solver, space](std::int64_t n) {
+    solver.advance(n);
+    space.fence();
+  };
+  loop.output_every = {options.vti_every, options.h5_every};
+  loop.write_checkpoint = [&solver, &lattice, &options, &header, &files] {
+    if (options.checkpoint.path.empty()) return;
+    pk::CheckpointHeader now = header;
+    now.step = solver.step_count();
+    describe_state(now, lattice);
+    files.write(now, [&](pk::CheckpointWriter& w) { write_lattice(w, lattice); });
+  };
+  return loop;
+}
+
 // pk-lbm on one process and one space.
 template <class Space, class Real>
 Run run_space(const Space& space, const Setup& setup, const std::string& command) {
@@ -64,13 +86,7 @@ Run run_space(const Space& space, const Setup& setup, const std::string& command
     files.read(options.checkpoint.restart, header, [&](pk::CheckpointReader& r) { read_lattice(r, solver); });
   const std::int64_t start_step = solver.step_count(), active = geometry.active_cell_count();
   pk::CheckpointSchedule schedule(options.checkpoint, start_step);
-  pk::StepLoop loop;
-  loop.step = [&] { return solver.step_count(); };
-  loop.advance = [&](std::int64_t n) {
-    solver.advance(n);
-    space.fence();
-  };
-  loop.output_every = {options.vti_every, options.h5_every};
+  pk::StepLoop loop = step_loop(space, solver, solver, options, header, files);
   loop.write_outputs = [&](pk::When when) {
     const std::string stem = options.out + "/lbm-" + name + "-" + padded(solver.step_count());
     if (pk::output_due(options.vti_every, solver.step_count(), when))
@@ -79,13 +95,6 @@ Run run_space(const Space& space, const Setup& setup, const std::string& command
     if (pk::output_due(options.h5_every, solver.step_count(), when))
       write_h5(nullptr, stem + ".h5", geometry, {0, 0, 0}, solver.fields());
 #endif
-  };
-  loop.write_checkpoint = [&] {
-    if (options.checkpoint.path.empty()) return;
-    pk::CheckpointHeader now = header;
-    now.step = solver.step_count();
-    describe_state(now, solver);
-    files.write(now, [&](pk::CheckpointWriter& w) { write_lattice(w, solver); });
   };
   loop.progress = [&](double seconds) {
     char line[160];
@@ -188,13 +197,7 @@ Run run_space_on_ranks(const pk::mpi::Communicator& world, const Space& space, c
                [&](pk::CheckpointReader& r) { read_lattice(r, solver.local_solver()); });
   const std::int64_t start_step = solver.step_count();
   pk::CheckpointSchedule schedule(options.checkpoint, start_step);
-  pk::StepLoop loop;
-  loop.step = [&] { return solver.step_count(); };
-  loop.advance = [&](std::int64_t n) {
-    solver.advance(n);
-    space.fence();
-  };
-  loop.output_every = {options.vti_every, options.h5_every};
+  pk::StepLoop loop = step_loop(space, solver, solver.local_solver(), options, header, files);
   loop.write_outputs = [&](pk::When when) {
     const std::string stem = "lbm-" + name + "-" + padded(solver.step_count());
     if (pk::output_due(options.vti_every, solver.step_count(), when)) {
@@ -207,13 +210,6 @@ Run run_space_on_ranks(const pk::mpi::Communicator& world, const Space& space, c
       if (world.rank() == 0) std::cout << "  wrote " << options.out + "/" + stem + ".h5" << '\n';
     }
 #endif
-  };
-  loop.write_checkpoint = [&] {
-    if (options.checkpoint.path.empty()) return;
-    pk::CheckpointHeader now = header;
-    now.step = solver.step_count();
-    describe_state(now, solver.local_solver());
-    files.write(now, [&](pk::CheckpointWriter& w) { write_lattice(w, solver.local_solver()); });
   };
   loop.slowest = [&](double seconds) { return world.max(seconds); };
   loop.any_rank = [&](unsigned due) { return world.bit_or(due); };
