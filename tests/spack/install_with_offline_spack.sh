@@ -8,8 +8,8 @@
 # 2 cores with Spack's default Kokkos Kernels (most of it), ~20 min without its instantiations.
 #   tests/spack/install_with_offline_spack.sh WORK_DIR [SPEC...]   (run it niced)
 # SPEC defaults to `portablekernels`; a site's `portablekernels +mpi +hdf5` builds on Debian's
-# Open MPI 4.1.4 and parallel HDF5 1.10.8, declared here as externals that are not buildable
-# (no network: Spack could not fetch their sources anyway). PK_SPACK_SITE=1 adds the site lines
+# Open MPI 4.1.4 and parallel HDF5 1.10.8, externals that are not buildable (no network: Spack
+# could not fetch their sources anyway; offline/debian-mpi.yaml). PK_SPACK_SITE=1 adds the site lines
 # of docs/install.md that a CPU build reads: Kokkos Kernels without explicit instantiations.
 # WORK_DIR keeps the Spack tree, its configuration and the installs (rerunning reuses them);
 # WORK_DIR/out gets `spack spec -l`, `spack find -lv`, pk-info, the pk-bench table and the
@@ -49,21 +49,7 @@ if [ -n "${PK_SPACK_KOKKOS_EXTERNAL:-}" ]; then
     buildable: false
 EOF
 fi
-cat >> "$scope/packages.yaml" <<'EOF'
-  # Debian's Open MPI and parallel HDF5 (libopenmpi-dev, libhdf5-openmpi-dev), as a site's.
-  openmpi:
-    externals:
-    - spec: openmpi@4.1.4 ~cuda
-      prefix: /usr
-    buildable: false
-  mpi:
-    require: openmpi
-  hdf5:
-    externals:
-    - spec: hdf5@1.10.8 +mpi +hl
-      prefix: /usr
-    buildable: false
-EOF
+cat "$root/tests/spack/offline/debian-mpi.yaml" >> "$scope/packages.yaml"
 if [ "${PK_SPACK_SITE:-0}" = 1 ]; then
   cat >> "$scope/packages.yaml" <<'EOF'
   kokkos-kernels:  # docs/install.md's site lines: the calls are instantiated in PortableKernels
