@@ -18,13 +18,14 @@ work=${1%/} out=$2
 mkdir -p "$out" "$work/debian-libs"
 scan=("$work/store")
 rm -rf "$work/debian-openmpi"
-if find "$work/store" -type f -perm -u+x -path '*/bin/*' -exec ldd {} + 2>/dev/null |
+# (ldd fails on scripts, and grep -q stops reading early: neither may decide the test.)
+if { find "$work/store" -type f -perm -u+x -path '*/bin/*' -exec ldd {} + 2>/dev/null || true; } |
    grep -qE 'libmpi\.so.* => /(usr/)?lib/'; then
   openmpi=(/usr/lib/x86_64-linux-gnu/openmpi /usr/lib/x86_64-linux-gnu/pmix2 /usr/share/openmpi
            /usr/share/pmix /etc/openmpi /usr/bin/orted)
   mkdir -p "$work/debian-openmpi"
   for path in "${openmpi[@]}"; do
-    [ ! -e "$path" ] || cp -a --parents "$path" "$work/debian-openmpi/"
+    [ ! -e "$path" ] || tar -cf - -C / "${path#/}" | tar -xf - -C "$work/debian-openmpi"
   done
   scan+=(/usr/lib/x86_64-linux-gnu/openmpi /usr/lib/x86_64-linux-gnu/pmix2 /usr/bin/orted)
   du -sh "$work/debian-openmpi"
