@@ -40,11 +40,11 @@ fi
 ls "$work/debian-libs"
 cp "$here/run_installed_on_gpu.sh" "$out/run-on-gpu.sh"
 echo "$work" > "$out/root.txt"
+parts=(store offline-spack builtin src scope config debian-libs)
+[ ! -d "$work/debian-openmpi" ] || parts+=(debian-openmpi)
 tar -czf "$out/pk-spack.tar.gz" -C / \
   --exclude="${work#/}/offline-spack/spack/var/spack/repos/builtin" \
   --exclude="${work#/}/offline-spack/spack/lib/spack/docs" \
   --exclude='spack-build-*' --exclude='__pycache__' \
-  "${work#/}/store" "${work#/}/offline-spack" "${work#/}/builtin" "${work#/}/src" \
-  "${work#/}/scope" "${work#/}/config" "${work#/}/debian-libs" \
-  $([ -d "$work/debian-openmpi" ] && echo "${work#/}/debian-openmpi")
+  "${parts[@]/#/${work#/}/}"
 du -h "$out/pk-spack.tar.gz"
