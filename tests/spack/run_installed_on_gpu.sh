@@ -21,6 +21,17 @@ system_libs=/usr/lib/x86_64-linux-gnu
 for lib in "$work"/debian-libs/*; do
   [ -e "$system_libs/$(basename "$lib")" ] || cp "$lib" "$system_libs/" || log "could not place $lib in $system_libs"
 done
+# An install on Debian's Open MPI (+mpi): Open MPI and PMIx load their plugins, help texts and
+# orted by absolute path; they go to those paths unless the machine has its own there.
+if [ -d "$work/debian-openmpi" ]; then
+  while read -r path; do
+    [ -e "/$path" ] && { log "kept this machine's /$path (not Debian's Open MPI 4.1.4)"; continue; }
+    mkdir -p "$(dirname "/$path")" && cp -a "$work/debian-openmpi/$path" "/$path" || log "could not place /$path"
+  done < <(cd "$work/debian-openmpi" && find . -mindepth 1 \( -type f -o -type l \) -path './usr/bin/*' -printf '%P\n';
+           cd "$work/debian-openmpi" && find . -mindepth 2 -maxdepth 4 -type d \( -name openmpi -o -name pmix2 -o -name pmix \) -printf '%P\n')
+  # Root runs the programs here; one process is a singleton (no mpirun), which needs no orted.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_ess_singleton_isolated=1
+fi
 ldconfig
 export LD_LIBRARY_PATH=$work/debian-libs:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMP_PROC_BIND=spread OMP_PLACES=threads
