@@ -36,7 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import parsers  # noqa: E402  (it puts perf/ on the path for pkperf)
-from pkperf import charts, cli, records  # noqa: E402
+from pkperf import cli, records  # noqa: E402
 from pkperf.files import save_text  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -530,6 +530,10 @@ def report(found, out):
 
 
 def chart(found, path):
+    # Imported here, after the runs: matplotlib loads numpy, whose OpenMP OpenBLAS binds this
+    # process to one CPU under OMP_PROC_BIND (device.sh sets it), and every run started after
+    # that would inherit the binding.
+    from pkperf import charts
     if charts.plt is None:
         say("no matplotlib: %s not drawn" % path)
         return None
