@@ -113,11 +113,12 @@ int main(int argc, char** argv) {
           if (!context.wants(r.case_name)) continue;  // a benchmark that measured it anyway
           pk::ResultRecord record{b->kernel, r.case_name,       name,     device, command,
                                   r.metrics, pk::interrupted(), r.figure, r.limit};
-          record.metrics["limit_ratio"] = r.limit_ratio;
+          if (!r.limit.empty()) record.metrics["limit_ratio"] = r.limit_ratio;
           record.higher_is_better = r.higher_is_better;
           const std::string path = pk::write_result(record, out);
-          table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)), r.limit,
-                         pk::format_number(r.limit_ratio, 3)});
+          const bool rated = !r.limit.empty();
+          table.add_row({b->kernel, r.case_name, name, r.figure, pk::format_number(r.metrics.at(r.figure)),
+                         rated ? r.limit : "none measured", rated ? pk::format_number(r.limit_ratio, 3) : "-"});
           std::cerr << "wrote " << path << '\n';
         }
       }

@@ -30,7 +30,7 @@ struct Result {
   std::string case_name;
   std::map<std::string, double> metrics;  // flat, named numbers
   std::string figure;                     // the metric compared with its limit
-  std::string limit;                      // what the limit is, for the report
+  std::string limit;                      // what the limit is, in words; empty: none (not rated)
   double limit_ratio = 0;                 // figure / limit
   bool higher_is_better = true;           // a rate; false for a time or a size
 };

@@ -50,8 +50,8 @@ TABLE = [
         f"the time to read and write the field once at {COPY_LIMIT}", OLD_FOOTPRINT,
         "memory: the time to read and write the field at the copy bandwidth", True),
     Row("rfilter", r"line-n\d+-k\d+", "wall_seconds", None, "",
-        "no limit recorded: the record's ratio is to the paper's GPU time (a GTX TITAN X), another "
-        "machine's time, not a limit of this one",
+        "no limit recorded: the paper's GPU time (a GTX TITAN X), which older records divide by, is "
+        "another machine's time, not a limit of this one",
         "no limit recorded (a paper's time on another GPU is not one)"),
     Row("besselk", r"evaluate", "evals_per_second", "architectural",
         "the FP64 roof: the FP64 rate measured beside it ÷ the FP64 operations an evaluation counts",
@@ -62,7 +62,7 @@ TABLE = [
         "a reference implementation (GSL, Boost): the best measured on the platform is the application "
         "limit of ours", "none: a reference implementation, the application limit of ours"),
     Row("besselk", r"matern-n\d+", "elements_per_second", None, "",
-        "no limit recorded: the record's ratio is to K_ν evaluations/s, another kernel's rate",
+        "no limit recorded: K_ν evaluations/s, which older records divide by, is another kernel's rate",
         "no limit recorded (K_ν evaluations/s is another kernel's rate)"),
     Row("gbees", r"lorenz63|lorenz96", "cells_per_second", None, "",
         "no reachable limit recorded: the copy roofline in its records (roofline_fraction) assumes a grid "
@@ -70,7 +70,7 @@ TABLE = [
         "application efficiency only",
         "no reachable limit recorded (application efficiency only)"),
     Row("gbees", r"lorenz63-ensemble-\d+", "cells_per_second", None, "",
-        "no limit recorded: a throughput study against the number of PDFs, against the space's goal",
+        "no limit recorded: a throughput study against the number of PDFs (older records divide by a goal)",
         "no limit recorded (a goal is not a limit)"),
 ]
 
