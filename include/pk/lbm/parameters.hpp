@@ -41,15 +41,20 @@ constexpr const char* precision_name = std::is_same_v<Precision, double>     ? "
                                                                              : "fp16c";
 
 // The names of every precision, as options and results spell them.
-inline const std::vector<std::string> precision_names = {"fp32", "fp64", "fp16", "fp16c"};
+inline const std::vector<std::string> precision_names = {precision_name<float>, precision_name<double>,
+                                                         precision_name<Binary16>, precision_name<Compact16>};
 
 // Calls run(Precision{}) with the precision `name` names (one of precision_names).
 template <class Run>
 decltype(auto) with_precision(const std::string& name, Run&& run) {
-  if (name == "fp64") return run(double{});
-  if (name == "fp16") return run(Binary16{});
-  if (name == "fp16c") return run(Compact16{});
-  require(name == "fp32", "precision ", name, ": not one of fp32, fp64, fp16, fp16c");
+  if (name == precision_name<double>) return run(double{});
+  if (name == precision_name<Binary16>) return run(Binary16{});
+  if (name == precision_name<Compact16>) return run(Compact16{});
+  if (name != precision_name<float>) {
+    std::string known;
+    for (const std::string& precision : precision_names) known += " " + precision;
+    throw Error("precision " + name + ": not one of" + known);
+  }
   return run(float{});
 }
 
