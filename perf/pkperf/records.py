@@ -3,7 +3,9 @@ and what a record says of its figure (which metric it is, and whether higher is 
 
 A record names its figure ("figure") and says whether a larger one is better ("higher_is_better",
 pk-bench from 97a560a, perf/peers/run.py from the commit that made this package). Older records
-do not: the legacy rule at the end of this file derives both for them, and only there.
+do not: the legacy rule at the end of this file derives both for them, and only there. pk-bench
+between 97a560a and 9c57b4e wrote true for rfilter's times; no committed record is of those
+builds.
 """
 import json
 import pathlib
