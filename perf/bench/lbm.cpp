@@ -73,7 +73,8 @@ Result measure(const Space& space, const Context& c, pk::lbm::Streaming streamin
                  {"shifted_storage", solver.shifted_storage() ? 1.0 : 0.0},
                  {"split_by_walls", solver.split_by_walls() ? 1.0 : 0.0},
                  {"streaming_stores", solver.streaming_stores() ? 1.0 : 0.0},
-                 {"odd_step_teams", double(solver.odd_step_teams())}},
+                 {"odd_step_teams", double(solver.odd_step_teams())},
+                 {"rows_prefetch_bytes", double(solver.rows_prefetch_bytes())}},
                 "mlups",
                 "copy bw at the lattice's footprint / bytes per update",
                 mlups / roofline_mlups};

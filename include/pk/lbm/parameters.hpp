@@ -81,6 +81,10 @@ struct Parameters {
   // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs (a register cap):
   // 0 times the candidates on the lattice (pk::autotune), tests force one of them.
   int aa_odd_step_teams = 0;
+  // Bytes ahead of its cells at which the rows traversal (CPUs) asks for each direction's
+  // lines, one of Details::Launch::rows_prefetch_bytes: -1 times the candidates on the
+  // lattice (pk::autotune), tests force one of them (0: none).
+  int rows_prefetch_bytes = -1;
   // Steps the caller means to run, 0 when unknown. The trials of a tuned choice (pk::autotune)
   // then take at most a twentieth of them; a run too short for that, or a lattice under 2^16
   // cells, takes the choice the tuning cache holds, else the default, untimed.

@@ -34,6 +34,11 @@ struct Launch {
   // Cells per run of the rows traversal: one SIMD register of the fp32 lanes the collision
   // computes in.
   static constexpr int simd_lanes = Facts::simd_bytes / static_cast<int>(sizeof(float));
+  // The distances ahead, in bytes, among which pk::autotune chooses the rows traversal's
+  // software prefetch on the lattice it steps (StepPlan::choose_rows_prefetch), the first the
+  // default; 0: none. How far ahead pays depends on the CPU's prefetchers and memory latency
+  // (docs/lbm.md).
+  using rows_prefetch_bytes = std::integer_sequence<int, 512, 0, 1024>;
 };
 
 }  // namespace pk::lbm::Details

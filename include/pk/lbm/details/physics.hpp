@@ -7,16 +7,21 @@
 
 namespace pk::lbm::Details {
 
-// Density excess (rho - 1) and velocity of shifted populations g.
+// Density excess (rho - 1) and velocity of shifted populations g. Opposite directions are
+// taken in pairs (q odd, q + 1): their sum counts towards the density, their difference
+// towards the momentum, which halves the momentum's additions.
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION void moments(const Real (&g)[D3Q19::size], Real& density_excess, Real (&u)[3]) {
-  Real s = 0, jx = 0, jy = 0, jz = 0;
+  Real s = g[0], jx = 0, jy = 0, jz = 0;
   for_each_direction([&](auto qc) {
     constexpr int q = decltype(qc)::value;
-    s += g[q];
-    if constexpr (D3Q19::cx(q) != 0) jx += D3Q19::cx(q) * g[q];
-    if constexpr (D3Q19::cy(q) != 0) jy += D3Q19::cy(q) * g[q];
-    if constexpr (D3Q19::cz(q) != 0) jz += D3Q19::cz(q) * g[q];
+    if constexpr (q % 2 == 1) {
+      s += g[q] + g[q + 1];
+      const Real d = g[q] - g[q + 1];
+      if constexpr (D3Q19::cx(q) != 0) jx += D3Q19::cx(q) * d;
+      if constexpr (D3Q19::cy(q) != 0) jy += D3Q19::cy(q) * d;
+      if constexpr (D3Q19::cz(q) != 0) jz += D3Q19::cz(q) * d;
+    }
   });
   const Real inverse_density = Real(1) / (Real(1) + s);
   density_excess = s;
@@ -38,15 +43,37 @@ KOKKOS_FORCEINLINE_FUNCTION Real shifted_equilibrium(Real density_excess, const 
   return w * (density_excess + (Real(1) + density_excess) * (cu + Real(0.5) * cu * cu - three_halves_u2));
 }
 
-// BGK: g_q <- g_q + omega (g_q^eq - g_q), omega = 1 / tau. Conserves mass and momentum.
+// BGK: g_q <- (1 - omega) g_q + omega g_q^eq, omega = 1 / tau. Conserves mass and momentum.
+// The equilibria of opposite directions q, q + 1 share their terms even in c.u and differ
+// in the sign of the odd one; each weight's coefficients are formed once per cell. This is
+// the CPU's work per cell (SIMD lanes of cells), about 160 operations where the equilibrium
+// taken direction by direction needs about 250.
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION void collide_bgk(Real (&g)[D3Q19::size], Real omega) {
   Real density_excess, u[3];
   moments(g, density_excess, u);
+  const Real density = Real(1) + density_excess;
   const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  const Real u3[3] = {Real(3) * u[0], Real(3) * u[1], Real(3) * u[2]};  // c.u3 = 3 c.u
+  const Real keep = Real(1) - omega;
+  // omega g^eq_q = w_q (constant + linear (c.u3) + quadratic (c.u3)^2), per weight w_q
+  const Real constant = omega * (density_excess - density * three_halves_u2);
+  const Real linear = omega * density;
+  const Real quadratic = Real(0.5) * linear;
+  g[0] = keep * g[0] + static_cast<Real>(D3Q19::weight(0)) * constant;
   for_each_direction([&](auto qc) {
     constexpr int q = decltype(qc)::value;
-    g[q] += omega * (shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2) - g[q]);
+    if constexpr (q % 2 == 1) {
+      const Real w = static_cast<Real>(D3Q19::weight(q));
+      Real cu = 0;
+      if constexpr (D3Q19::cx(q) != 0) cu += D3Q19::cx(q) * u3[0];
+      if constexpr (D3Q19::cy(q) != 0) cu += D3Q19::cy(q) * u3[1];
+      if constexpr (D3Q19::cz(q) != 0) cu += D3Q19::cz(q) * u3[2];
+      const Real even = w * constant + (w * quadratic) * (cu * cu);
+      const Real odd = (w * linear) * cu;
+      g[q] = keep * g[q] + (even + odd);
+      g[q + 1] = keep * g[q + 1] + (even - odd);
+    }
   });
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What a solver's steps launch, chosen once per lattice: the storage (plain or shifted), whether
 // streaming steps run split by walls, whether A-B steps of the rows traversal store around the
-// caches, and the kernel each step takes for them (pk::lbm::Solver holds one StepPlan).
+// caches and how far ahead that traversal prefetches, and the kernel each step takes for them (pk::lbm::Solver holds
+// one StepPlan).
 #include <pk/core/error.hpp>
 #include <pk/core/tuning.hpp>
 #include <pk/lbm/details/grid.hpp>
@@ -160,6 +161,29 @@ class StepPlan {
     }
   }
 
+  // The bytes ahead at which the rows traversal prefetches each direction's lines, one of
+  // Launch::rows_prefetch_bytes: as Parameters::rows_prefetch_bytes asks, or for -1 timed on
+  // the solver's own lattices (tuned_on_lattice). A lattice that fits the caches gains nothing
+  // and loses little; one that does not streams 19 to 38 arrays per thread (docs/lbm.md).
+  template <class Restart, class TrialPairs>
+  void choose_rows_prefetch(std::size_t slots, const char* precision, const Restart& restart,
+                            const TrialPairs& trial_pairs) {
+    const int asked = parameters_.rows_prefetch_bytes;
+    const std::vector<int> choices = candidates(typename Launch<ExecutionSpace>::rows_prefetch_bytes{});
+    require(asked == -1 || std::count(choices.begin(), choices.end(), asked) > 0,
+            "pk::lbm::Solver: rows_prefetch_bytes ", asked, " is not -1 (timed) or one of the candidates");
+    if constexpr (traversal == Traversal::rows) {
+      if (asked != -1) {
+        prefetch_bytes_ = asked;
+        return;
+      }
+      const std::string key = std::string("lbm.rows.prefetch.") + streaming_name(parameters_.streaming) + "." +
+                              precision + ".slots=" + std::to_string(slots);
+      prefetch_bytes_ = tuned_on_lattice(
+          key, choices, [&](int candidate) { prefetch_bytes_ = candidate; }, restart, trial_pairs);
+    }
+  }
+
   // The teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, one of
   // Launch::odd_step_teams: as Parameters::aa_odd_step_teams asks, or for 0 timed on the
   // solver's own lattice (tuned_on_lattice). Lattices under 2^18 cells keep the first: their
@@ -203,6 +227,7 @@ class StepPlan {
   bool split_by_walls() const { return split_by_walls_; }
   bool streaming_stores() const { return streaming_stores_; }
   int odd_step_teams() const { return odd_step_teams_; }
+  int rows_prefetch_bytes() const { return prefetch_bytes_; }
 
   // Slots per direction: the cells, shifted storage's margins, and a pad. On host spaces it
   // starts consecutive directions 3 cache lines apart modulo 4 KiB: unpadded, a lattice of
@@ -331,9 +356,11 @@ class StepPlan {
                       static_cast<real_type>(parameters_.outlet_density - 1.0)};
     if constexpr (traversal == Traversal::rows) {
       if (box)
-        Kokkos::parallel_for(label, Range(space_, 0, box->rows()), BoxRows<Rows>{Rows{cells, streaming_stores_}, *box});
+        Kokkos::parallel_for(label, Range(space_, 0, box->rows()),
+                             BoxRows<Rows>{Rows{cells, streaming_stores_, prefetch_bytes_}, *box});
       else
-        Kokkos::parallel_for(label, Range(space_, 0, grid.ny * grid.nz), Rows{cells, streaming_stores_});
+        Kokkos::parallel_for(label, Range(space_, 0, grid.ny * grid.nz),
+                             Rows{cells, streaming_stores_, prefetch_bytes_});
     } else if (staged_even_step<kernel, in_shifted_storage>(box)) {
       if constexpr (kernel == Kernel::aa_collide && in_shifted_storage)
         StagedCollide<ExecutionSpace, Storage>::launch(label, space_, cells,
@@ -368,6 +395,7 @@ class StepPlan {
   bool split_by_walls_ = false;
   bool streaming_stores_ = false;
   int odd_step_teams_ = Launch<ExecutionSpace>::teams_per_multiprocessor;
+  int prefetch_bytes_ = 0;  // the cells traversal's: it does not prefetch
 };
 
 }  // namespace pk::lbm::Details

@@ -2,6 +2,7 @@
 // The step kernels of the rows traversal, a thread per x-row (CPUs).
 #include <pk/core/binary16.hpp>
 #include <pk/core/compact16.hpp>
+#include <pk/core/prefetch.hpp>
 #include <pk/core/streaming_stores.hpp>
 #include <pk/lbm/details/grid.hpp>
 #include <pk/lbm/details/launch.hpp>
@@ -48,6 +49,9 @@ struct StreamCollideRows {
   Cells cells;
   // A-B: full runs store the target lattice around the caches (pk::convert_streaming).
   bool streaming_stores = false;
+  // Bytes ahead of each run at which its directions' lines are asked for (pk::prefetch_ahead),
+  // 0 for none: a thread walks 19 to 38 streams, more than a core's prefetchers may follow.
+  int prefetch_bytes = 0;
 
   // Walls-word bits that keep a cell out of runs: its wall links. Periodic
   // faces do not: every cell of a row shares the y and z ones, so the run's
@@ -108,12 +112,17 @@ struct StreamCollideRows {
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
+      const Storage* from;
       if constexpr (kernel == Kernel::aa_collide)
-        load<0, staged>(&cells.source(first, q), g[q], ends);
+        from = &cells.source(first, q);
       else if constexpr (kernel == Kernel::ab_stream_collide)
-        load<D3Q19::cx(o), staged>(&cells.source(grid.template neighbour<o>(first, w), q), g[q], ends);
+        from = &cells.source(grid.template neighbour<o>(first, w), q);
       else
-        load<D3Q19::cx(o), staged>(&cells.source(grid.template neighbour<o>(first, w), o), g[q], ends);
+        from = &cells.source(grid.template neighbour<o>(first, w), o);
+      // A-A steps store into the lines they load: those are fetched to be written.
+      if (prefetch_bytes > 0)
+        prefetch_ahead<kernel != Kernel::ab_stream_collide, lanes * sizeof(Storage)>(from, prefetch_bytes);
+      load<kernel == Kernel::aa_collide ? 0 : D3Q19::cx(o), staged>(from, g[q], ends);
     });
     for (int l = 0; l < lanes; ++l) {
       Real cell[D3Q19::size];
