@@ -7,12 +7,15 @@
 // contiguous axis a cache line (8 entries) of each at a time, so that the 8 tile rows it
 // fills stay in level-1 cache while every line of the tile passes (line by line, a line's
 // entries go to as many rows, which do not stay: docs/rfilter.md); others line by line.
+#include <pk/core/prefetch.hpp>
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/launch_parameters.hpp>
 #include <pk/rfilter/details/line_recurrence.hpp>
 #include <pk/rfilter/details/lines.hpp>
 
 #include <Kokkos_Core.hpp>
+
+#include <type_traits>
 
 namespace pk::rfilter::Details {
 
@@ -39,17 +42,24 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
         const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
         const long start = g.offset(first);
         const bool side_by_side = !g.axis_is_contiguous && g.offset(first + count - 1) - start == count - 1;
-        // Applies move(field entry, tile entry) to every entry of the tile's lines.
-        auto each_entry = [&](auto&& move) {
+        // Applies move(field entry, tile entry) to every entry of the tile's lines; staging
+        // (`fetch`), it first asks for the entries it will stage a few rows or lines further on.
+        auto each_entry = [&](auto&& move, auto fetch) {
+          constexpr bool staging = decltype(fetch)::value;
           if (side_by_side) {
-            for (int j = 0; j < n; ++j)
+            for (int j = 0; j < n; ++j) {
+              if (staging)
+                prefetch_ahead<true, tile * sizeof(double)>(&data[start + j * axis_step],
+                                                            host_prefetch_rows * axis_step * sizeof(double));
               for (int l = 0; l < count; ++l)
                 move(data[start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
+            }
           } else if (axis_step == 1) {
             for (int j0 = 0; j0 < n; j0 += 8) {
               const int j1 = j0 + 8 < n ? j0 + 8 : n;
               for (int l = 0; l < count; ++l) {
                 const long line = g.offset(first + l);
+                if (staging) prefetch_ahead<true, 64>(&data[line + j0], host_prefetch_bytes);
                 for (int j = j0; j < j1; ++j) move(data[line + j], t[static_cast<size_t>(j) * tile + l]);
               }
             }
@@ -60,11 +70,11 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
             }
           }
         };
-        each_entry([](const double& entry, double& staged) { staged = entry; });
+        each_entry([](const double& entry, double& staged) { staged = entry; }, std::true_type{});
         for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
           for (int l = count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
         filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint);
-        each_entry([](double& entry, const double& staged) { entry = staged; });
+        each_entry([](double& entry, const double& staged) { entry = staged; }, std::false_type{});
       });
 }
 

@@ -15,6 +15,13 @@ namespace pk::rfilter::Details {
 template <class ExecutionSpace>
 constexpr int host_tile_lines = 4 * Tuning<ExecutionSpace>::simd_bytes / static_cast<int>(sizeof(double));
 
+// CPU: how far ahead a tile's staging copy asks for the field's entries (pk::prefetch_ahead):
+// host_prefetch_rows rows of side-by-side lines, or host_prefetch_bytes along lines that lie
+// along the contiguous axis, whose tile takes 8 entries of each of its lines at a time. The
+// staging waited on memory (docs/rfilter.md).
+constexpr int host_prefetch_rows = 4;
+constexpr int host_prefetch_bytes = 512;
+
 // GPU teams (team_tiles.hpp): one thread per piece of a line. Larger tiles keep more loads
 // in flight per team and ran faster up to 16 lines (docs/rfilter.md); 256 threads hold 16
 // lines of 256 entries and leave room for several teams per SM.
