@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
+
 namespace pk {
 
 // GFLOP/s (an FMA counts 2) of `repeats` runs, the median: every work item runs `chains`
@@ -21,10 +23,12 @@ double measure_fp64_peak_gflops(const Space& space, int repeats) {
         "pk::fp64_probe", Kokkos::RangePolicy<Space>(space, 0, items), KOKKOS_LAMBDA(const long i) {
           double a[chains];
           for (int c = 0; c < chains; ++c) a[c] = 1e-3 * static_cast<double>(i % 97 + c);
-          // a -> a * 0.999999 + 1e-7 stays finite and normal, and cannot be folded away.
+          // a -> a * 0.999999 + 1e-7 stays finite and normal, and cannot be folded away. An
+          // explicit fma: host code is built without contraction (src/CMakeLists.txt), where
+          // a * b + d is a multiply and an add, half the rate the hardware has.
           const double b = 0.999999 + 1e-12 * static_cast<double>(i % 3), d = 1e-7;
           for (int s = 0; s < steps; ++s)
-            for (int c = 0; c < chains; ++c) a[c] = a[c] * b + d;
+            for (int c = 0; c < chains; ++c) a[c] = ::fma(a[c], b, d);  // C99 fma: Kokkos 3.4 has no Kokkos::fma
           double sum = 0;
           for (int c = 0; c < chains; ++c) sum += a[c];
           out(i) = sum;
