@@ -80,14 +80,14 @@ struct Grid {
   }
   // Index step of one cell along an axis in direction c (-1, 0, 1), wrapping across a
   // periodic face when the walls word says the cell lies on it.
-  KOKKOS_INLINE_FUNCTION static int step(std::uint32_t w, int axis, int c, int extent, int stride) {
+  KOKKOS_FORCEINLINE_FUNCTION static int step(std::uint32_t w, int axis, int c, int extent, int stride) {
     if (c == 0) return 0;
     const bool wraps = (w >> (face_bit + 2 * axis + (c > 0 ? 1 : 0))) & 1u;
     return c * (wraps ? 1 - extent : 1) * stride;
   }
   // The cell that population q of `cell` (walls word w) streams to, or -1 at a wall.
   template <int q>
-  KOKKOS_INLINE_FUNCTION int neighbour(int cell, std::uint32_t w) const {
+  KOKKOS_FORCEINLINE_FUNCTION int neighbour(int cell, std::uint32_t w) const {
     if (q == 0) return cell;
     if ((w >> q) & 1u) return -1;
     return cell + step(w, 0, D3Q19::cx(q), nx, 1) + step(w, 1, D3Q19::cy(q), ny, nx) +

@@ -31,9 +31,10 @@ struct Launch {
   // on the GPU and the lattice (docs/lbm.md).
   using odd_step_teams = std::integer_sequence<int, teams_per_multiprocessor, 10, 12>;
 
-  // Cells per run of the rows traversal: one SIMD register of the fp32 lanes the collision
+  // Cells per run of the rows traversal: one SIMD register of the arithmetic the collision
   // computes in.
-  static constexpr int simd_lanes = Facts::simd_bytes / static_cast<int>(sizeof(float));
+  template <class Real>
+  static constexpr int simd_lanes_of = Facts::simd_bytes / static_cast<int>(sizeof(Real));
   // The distances ahead, in bytes, among which pk::autotune chooses the rows traversal's
   // software prefetch on the lattice it steps (StepPlan::choose_rows_prefetch), the first the
   // default; 0: none. How far ahead pays depends on the CPU's prefetchers and memory latency

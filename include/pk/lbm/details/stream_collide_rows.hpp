@@ -38,12 +38,13 @@ namespace pk::lbm::Details {
 // end cells move one by one.
 template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
-  // Cells per run: a SIMD register of the fp32 lanes the collision computes in; for A-B at
+  using Real = arithmetic_t<Storage>;
+  // Cells per run: a SIMD register of the arithmetic the collision computes in (fp32 lanes,
+  // or fp64 for fp64 storage: two registers of doubles per direction spilled); for A-B at
   // least a cache line of each direction, which streaming stores write whole.
-  static constexpr int simd_lanes = Launch<ExecutionSpace>::simd_lanes;
+  static constexpr int simd_lanes = Launch<ExecutionSpace>::template simd_lanes_of<Real>;
   static constexpr int line_cells = 64 / static_cast<int>(sizeof(Storage));
   static constexpr int lanes = kernel == Kernel::ab_stream_collide && line_cells > simd_lanes ? line_cells : simd_lanes;
-  using Real = arithmetic_t<Storage>;
   using Cells = StreamCollide<ExecutionSpace, Storage, kernel, false>;  // plain storage
   using G = Grid<typename ExecutionSpace::memory_space>;
   Cells cells;
