@@ -87,9 +87,7 @@ class Solver {
       f_ = Distributions();  // freed first: the lattice may fill the device
       f_ = Distributions(Kokkos::view_alloc(space_, "pk::lbm::f"), plan_.lattice_slots(), D3Q19::size);
     }
-    plan_.choose_rows_prefetch(f_.size(), precision_name<Precision>, restart, trial_pairs);
-    plan_.choose_streaming_stores(f_.size(), precision_name<Precision>, restart, trial_pairs);
-    plan_.choose_odd_step_teams(f_.size(), precision_name<Precision>, restart, trial_pairs);
+    plan_.choose_launches(f_.size(), precision_name<Precision>, restart, trial_pairs);
     initialize_with(initial);
   }
 
@@ -181,8 +179,7 @@ class Solver {
   // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, as
   // Parameters::aa_odd_step_teams asked or pk::autotune chose for the lattice.
   int odd_step_teams() const { return plan_.odd_step_teams(); }
-  // Bytes ahead at which the rows traversal (CPUs) prefetches each direction's lines, as
-  // Parameters::rows_prefetch_bytes asked or pk::autotune chose for the lattice (0: none).
+  // Bytes ahead the rows traversal (CPUs) prefetches, as Parameters::rows_prefetch_bytes asked or pk::autotune chose.
   int rows_prefetch_bytes() const { return plan_.rows_prefetch_bytes(); }
 
  private:

@@ -1,8 +1,8 @@
 #pragma once
 // What a solver's steps launch, chosen once per lattice: the storage (plain or shifted), whether
 // streaming steps run split by walls, whether A-B steps of the rows traversal store around the
-// caches and how far ahead that traversal prefetches, and the kernel each step takes for them (pk::lbm::Solver holds
-// one StepPlan).
+// caches and how far ahead that traversal prefetches, and the kernel each step takes for them
+// (pk::lbm::Solver holds one StepPlan).
 #include <pk/core/error.hpp>
 #include <pk/core/tuning.hpp>
 #include <pk/lbm/details/grid.hpp>
@@ -161,6 +161,17 @@ class StepPlan {
     }
   }
 
+  // The launch choices timed once the lattice's storage is settled: the rows traversal's
+  // prefetch first (the streaming stores' trials then run with it), the A-B stores, the A-A
+  // odd step's teams; each as the Parameters ask, or timed on the solver's own lattices.
+  template <class Restart, class TrialPairs>
+  void choose_launches(std::size_t slots, const char* precision, const Restart& restart,
+                       const TrialPairs& trial_pairs) {
+    choose_rows_prefetch(slots, precision, restart, trial_pairs);
+    choose_streaming_stores(slots, precision, restart, trial_pairs);
+    choose_odd_step_teams(slots, precision, restart, trial_pairs);
+  }
+
   // The bytes ahead at which the rows traversal prefetches each direction's lines, one of
   // Launch::rows_prefetch_bytes: as Parameters::rows_prefetch_bytes asks, or for -1 timed on
   // the solver's own lattices (tuned_on_lattice). A lattice that fits the caches gains nothing
@@ -169,9 +180,8 @@ class StepPlan {
   void choose_rows_prefetch(std::size_t slots, const char* precision, const Restart& restart,
                             const TrialPairs& trial_pairs) {
     const int asked = parameters_.rows_prefetch_bytes;
-    const std::vector<int> choices = candidates(typename Launch<ExecutionSpace>::rows_prefetch_bytes{});
-    require(asked == -1 || std::count(choices.begin(), choices.end(), asked) > 0,
-            "pk::lbm::Solver: rows_prefetch_bytes ", asked, " is not -1 (timed) or one of the candidates");
+    const std::vector<int> choices =
+        checked_candidates(typename Launch<ExecutionSpace>::rows_prefetch_bytes{}, asked, -1, "rows_prefetch_bytes");
     if constexpr (traversal == Traversal::rows) {
       if (asked != -1) {
         prefetch_bytes_ = asked;
@@ -192,9 +202,7 @@ class StepPlan {
   void choose_odd_step_teams(std::size_t slots, const char* precision, const Restart& restart,
                              const TrialPairs& trial_pairs) {
     const int asked = parameters_.aa_odd_step_teams;
-    const std::vector<int> choices = candidates(OddStepTeams{});
-    require(asked == 0 || std::count(choices.begin(), choices.end(), asked) > 0, "pk::lbm::Solver: aa_odd_step_teams ",
-            asked, " is not 0 (timed) or one of the candidates");
+    const std::vector<int> choices = checked_candidates(OddStepTeams{}, asked, 0, "aa_odd_step_teams");
     if constexpr (tunes_odd_step) {
       if (parameters_.streaming != Streaming::aa) return;
       if (asked != 0) {
@@ -278,9 +286,15 @@ class StepPlan {
   static constexpr bool tunes_odd_step =
       traversal == Traversal::cells && std::is_same_v<real_type, float> && !runs_on_host<ExecutionSpace>;
   using OddStepTeams = typename Launch<ExecutionSpace>::odd_step_teams;
-  template <int... teams>
-  static std::vector<int> candidates(std::integer_sequence<int, teams...>) {
-    return {teams...};
+  // The candidates of a timed choice, once the Parameters field `name` is checked to ask for
+  // `timed` (pk::autotune's choice) or one of them.
+  template <int... values>
+  static std::vector<int> checked_candidates(std::integer_sequence<int, values...>, int asked, int timed,
+                                             const char* name) {
+    const std::vector<int> choices{values...};
+    require(asked == timed || std::count(choices.begin(), choices.end(), asked) > 0, "pk::lbm::Solver: ", name, " ",
+            asked, " is not ", timed, " (timed) or one of the candidates");
+    return choices;
   }
 
   // A kernel over the cells [begin, end) of a whole run of planes: the A-B step with Kokkos'
