@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds lbm_steps and field_filter against the headers of a commit, linking the libraries of
-# an OpenMP build of the tree (the commits compared differ in headers only):
+# a build of the tree, OpenMP or CUDA (the commits compared differ in headers only):
 #   perf/studies/cpu-kernels/build.sh COMMIT OUTDIR [BUILD]   (BUILD: default build/openmp)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -9,10 +9,18 @@ mkdir -p "$out/include"
 git archive "$commit" include | tar -x -C "$out"
 kokkos=$(sed -n 's/^Kokkos_DIR:PATH=\(.*\)\/lib\/cmake\/Kokkos$/\1/p' "$build/CMakeCache.txt")
 arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt")
+# A CUDA build's Kokkos compiles through its nvcc_wrapper with the device flags it exports.
+compiler=(g++) device_libraries=()
+if [ -x "$kokkos/bin/nvcc_wrapper" ]; then
+  device_libraries=("$(sed -n 's/^CUDA_cuda_driver_LIBRARY:FILEPATH=//p' "$build/CMakeCache.txt")")
+  device_flags=$(sed -n 's/.*COMPILE_LANGUAGE:CXX>:\(-extended-lambda[^>]*\)>.*/\1/p' \
+    "$kokkos/lib/cmake/Kokkos/KokkosTargets.cmake" | tr ';' ' ')
+  read -ra compiler <<<"$kokkos/bin/nvcc_wrapper $device_flags"
+fi
 for program in lbm_steps field_filter; do
-  g++ -O3 -DNDEBUG -march="${arch:-native}" -ffp-contract=off -fopenmp -std=c++17 -I"$out/include" \
+  "${compiler[@]}" -O3 -DNDEBUG -march="${arch:-native}" -ffp-contract=off -fopenmp -std=c++17 -I"$out/include" \
     -isystem "$kokkos/include" "perf/studies/cpu-kernels/$program.cpp" -o "$out/$program" \
     "$build"/src/libpk_rfilter.a "$build"/src/libpk_lbm.a "$build"/src/libpk_core.a \
-    "$kokkos"/lib/libkokkoscontainers.a "$kokkos"/lib/libkokkoscore.a "$kokkos"/lib/libkokkossimd.a -ldl -lz
+    "$kokkos"/lib/libkokkoscontainers.a "$kokkos"/lib/libkokkoscore.a "$kokkos"/lib/libkokkossimd.a "${device_libraries[@]}" -ldl -lz
 done
 echo "built $out/lbm_steps and $out/field_filter at $(git rev-parse --short "$commit")"

@@ -1,6 +1,7 @@
-// MLUPS of pk::lbm::Solver's steps on the host space (the rows traversal) for the lattices
-// named on the command line, e.g. `aa-fp32-256` (a periodic cube) or `ab-fp64-256x16x16`
-// (a periodic box that fits the caches): the best of 5 timed batches of about 2e7 updates.
+// MLUPS of pk::lbm::Solver's steps on the default execution space (on a host space, the rows
+// traversal) for the lattices named on the command line, e.g. `aa-fp32-256` (a periodic cube)
+// or `ab-fp64-256x16x16` (a periodic box that fits the caches): the best of 5 timed batches of
+// about 2 x UPDATES cell updates (`--updates=UPDATES` first; 1e7 by default).
 #include <pk/lbm/solver.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -15,8 +16,8 @@
 using namespace pk::lbm;
 
 template <class Real>
-void run(const std::string& name, Streaming streaming, int nx, int ny, int nz) {
-  using Space = Kokkos::DefaultHostExecutionSpace;
+void run(const std::string& name, Streaming streaming, int nx, int ny, int nz, double updates) {
+  using Space = Kokkos::DefaultExecutionSpace;
   Parameters p;
   p.tau = 0.8;
   p.streaming = streaming;
@@ -28,7 +29,7 @@ void run(const std::string& name, Streaming streaming, int nx, int ny, int nz) {
     velocity[1] = velocity[2] = 0;
   });
   const double cells = double(nx) * ny * nz;
-  const int steps = std::max(2, 2 * int(1e7 / cells));
+  const int steps = std::max(2, 2 * int(updates / cells));
   solver.advance(steps);
   double best = 1e30;
   for (int r = 0; r < 5; ++r) {
@@ -44,7 +45,16 @@ void run(const std::string& name, Streaming streaming, int nx, int ny, int nz) {
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
-  for (int i = 1; i < argc; ++i) {
+  double updates = 1e7;
+  int first = 1;
+  if (argc > 1 && std::sscanf(argv[1], "--updates=%lf", &updates) == 1) {
+    if (!(updates >= 1 && updates <= 1e12)) {
+      std::fprintf(stderr, "lbm_steps: --updates takes a count from 1 to 1e12, not %s\n", argv[1] + 10);
+      return 1;
+    }
+    first = 2;
+  }
+  for (int i = first; i < argc; ++i) {
     const std::string name = argv[i];
     char pattern[3] = {}, precision[5] = {};
     int nx = 0, ny = 0, nz = 0;
@@ -57,10 +67,14 @@ int main(int argc, char** argv) {
     const Streaming s = std::string(pattern) == "aa" ? Streaming::aa : Streaming::ab;
     const std::string prec = precision;
     if (prec == "fp32")
-      run<float>(name, s, nx, ny, nz);
+      run<float>(name, s, nx, ny, nz, updates);
     else if (prec == "fp64")
-      run<double>(name, s, nx, ny, nz);
-    else
-      run<pk::Binary16>(name, s, nx, ny, nz);
+      run<double>(name, s, nx, ny, nz, updates);
+    else if (prec == "fp16")
+      run<pk::Binary16>(name, s, nx, ny, nz, updates);
+    else {
+      std::fprintf(stderr, "lbm_steps: %s names no precision of fp16, fp32 and fp64\n", argv[i]);
+      return 1;
+    }
   }
 }
