@@ -68,6 +68,7 @@ nlohmann::json summary(const Space& space, const std::string& model, int n, cons
   j["space"] = pk::SpaceTraits<Space>::name;
   j["device"] = pk::describe_device(space);
   j["command"] = command;
+  j["commit"] = pk::build_commit();
   j["completed"] = r.completed;
   j["interrupted"] = !r.completed && r.stopped.empty();
   if (!r.stopped.empty()) j["stopped"] = r.stopped;

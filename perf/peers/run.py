@@ -224,7 +224,7 @@ def comparisons(args):
                 except parsers.ParseError:
                     continue
                 out[case] = {"metrics": {k: v for k, v in r.items() if isinstance(v, (int, float))},
-                             "device": r.get("device"), "commit": None, "command": r.get("command")}
+                             "device": r.get("device"), "commit": r.get("commit"), "command": r.get("command")}
             return out
 
         problem = {"model": "Lorenz '63 (sigma 4, beta 1, r 48)", "initial": "N([-11.5,-10,9.5], I)", "h": 0.5,
@@ -259,7 +259,7 @@ def comparisons(args):
         def read_pk_gbees(folder):
             r = parsers.pk_gbees_summary(folder, "lorenz63", "cuda")
             return {"lorenz63": {"metrics": {k: v for k, v in r.items() if isinstance(v, (int, float))},
-                                 "device": r.get("device"), "commit": None, "command": r.get("command")}}
+                                 "device": r.get("device"), "commit": r.get("commit"), "command": r.get("command")}}
 
         out["gbees-cuda"] = Comparison(
             "gbees-cuda", "gbeescuda", "gbees-cuda vs pk-gbees (CUDA), Lorenz '63", "cuda", [],

@@ -114,7 +114,7 @@ if role == "pk-gbees":
     seconds = 0.5 if space == "cuda" else (2.0 if threads == ["--kokkos-num-threads=1"] else 1.0)
     os.makedirs(out, exist_ok=True)
     json.dump({"wall_seconds": seconds, "completed": True, "device": "stand-in", "final_time": 2.0, "steps": 700,
-               "command": "pk-gbees"}, open(os.path.join(out, "gbees-lorenz63-%s.json" % space), "w"))
+               "command": "pk-gbees", "commit": "0123456789ab"}, open(os.path.join(out, "gbees-lorenz63-%s.json" % space), "w"))
 elif role == "pk-bench":
     a = sys.argv[2:]
     opt = lambda k: a[a.index(k) + 1]
@@ -217,6 +217,7 @@ check(abs(r["ratio"] - 3.0e9 / 1.62e9) < 1e-12 and r["peer"]["command"][1] == "2
 r = record("gbees-cuda-lorenz63.json")  # a time: the ratio is peer / ours
 check(r["peer"]["values"] == [153.180135614] * 5 and r["ours"]["values"] == [0.5] * 5 and
       abs(r["ratio"] - 153.180135614 / 0.5) < 1e-9 and r["ratio_means"].startswith("peer / ours"), "gbees-cuda record")
+check(r["ours"]["commit"] == "0123456789ab", "pk-gbees' commit in the record")
 check(os.path.exists(os.path.join(out, "pk-bench", "gbees-cuda", "rep4", "gbees-lorenz63-cuda.json")), "pk-gbees out")
 
 r1, ra = record("gbees-c-lorenz63-1thread.json"), record("gbees-c-lorenz63-allthreads.json")
