@@ -124,7 +124,12 @@ PEERS = {
 COMPARISONS = {"fluidx3d": ("lbm", "FluidX3D"), "fluidx3d-cpu": ("lbm", "FluidX3D (an OpenCL CPU runtime)"),
                "rrze": ("lbm", "RRZE lbm-benchmark-kernels"),
                "cubesselk": ("besselk", "CuBesselK"), "gbees-cuda": ("gbees", "gbees-cuda"), "babelstream-cuda": ("copy", "BabelStream (CUDA)"),
-               "babelstream-kokkos": ("copy", "BabelStream (Kokkos)"), "babelstream-omp": ("copy", "BabelStream (OpenMP)")}
+               "babelstream-kokkos": ("copy", "BabelStream (Kokkos)"), "babelstream-omp": ("copy", "BabelStream (OpenMP)"),
+               "gbees-c": ("gbees", "bhanson10/gbees")}
+# Comparisons whose cases are not pk-bench's: the pk-bench case each stands for, None where the
+# case is not rated. GBEES in C is serial: ours on every thread of the platform stands for
+# pk-bench's lorenz63 there; ours on one thread is the peers table's, not the platform's.
+PEER_CASES = {("gbees-c", "lorenz63-allthreads"): "lorenz63", ("gbees-c", "lorenz63-1thread"): None}
 
 
 def peers_of(kernel, space):

@@ -7,7 +7,7 @@ import pathlib
 import re
 
 from . import records
-from .efficiency import COMPARISONS, TABLE, application, architectural, library_comparisons, moved_gbs, number, \
+from .efficiency import COMPARISONS, PEER_CASES, TABLE, application, architectural, library_comparisons, moved_gbs, number, \
     peers_of, row_of
 from .records import Error
 
@@ -91,6 +91,10 @@ def read_peers(name, folder, platforms, skipped):
             commit = record["ours"].get("commit")
         except (KeyError, TypeError) as e:
             raise Error(f"{path}: not a perf/peers/run.py record ({e})") from None
+        case = PEER_CASES.get((record["comparison"], case), case)
+        if case is None:
+            skipped.append((path, "ours on one thread beside a serial peer: in the peers table, not rated"))
+            continue
         if not ours or not theirs or not ours.get("median") or not theirs.get("median"):
             skipped.append((path, f"{peer} or ours did not run: {'; '.join(record.get('errors') or []) or 'no figure'}"))
             continue

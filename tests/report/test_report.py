@@ -196,6 +196,13 @@ write(peers, "gbees-cuda-lorenz63.json",  # a time: ours 0.1 s, the peer's 0.08 
       {"comparison": "gbees-cuda", "case": "lorenz63", "space": "cuda", "unit": "s", "errors": [],
        "peer": {"name": "gbeescuda", "stats": {"median": 0.08, "n": 5}},
        "ours": {"pk_bench_case": "lorenz63", "stats": {"median": 0.1, "n": 5}, "commit": "fixture"}, "ratio": 1.25})
+write(mixed, "gbees-lorenz63-openmp.json", {"kernel": "gbees", "case": "lorenz63", "space": "openmp",
+                                             "commit": "fixture", "metrics": {"cells_per_second": 2e7}})
+for case, ours in (("lorenz63-allthreads", 0.5), ("lorenz63-1thread", 3.0)):  # GBEES in C: serial, 0.4 s
+    write(peers, f"gbees-c-{case}.json",
+          {"comparison": "gbees-c", "case": case, "space": "openmp", "unit": "s", "errors": [],
+           "peer": {"name": "gbeesc", "stats": {"median": 0.4, "n": 5}},
+           "ours": {"pk_bench_case": case, "stats": {"median": ours, "n": 5}, "commit": "fixture"}})
 write(peers, "peers.json", {"not": "a record"})
 write(peers, "newpeer-x.json", {"comparison": "newpeer", "case": "x", "space": "cuda"})
 result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={peers}", "--out", OUT / "mixed")
@@ -209,12 +216,16 @@ besselk = app(numbers, "besselk")
 check(same(besselk["efficiency"]["gpu-box:cuda"], 0.6) and same(besselk["phi"], hm(0.8, 0.6)),
       f"K_ν on the GPU against CuBesselK, measured beside it {besselk}")
 check(same(app(numbers, "gbees")["phi"], 0.8), f"gbees against gbees-cuda, times as rates {app(numbers, 'gbees')}")
+check(same(app(numbers, "gbees")["efficiency"]["gpu-box:openmp"], 0.8),
+      f"gbees on the CPU against serial GBEES in C, ours on every thread {app(numbers, 'gbees')}")
 markdown = (OUT / "mixed" / "report.md").read_text()
 check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 0: exit status 1" in markdown,
       "a peer that did not run: left out, said why")
 check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in markdown, "an unknown peer: left out")
 check("application 0.600 (vs CuBesselK)" in markdown, "the application efficiency in the case's cell")
 check("Peer records read: `" in markdown, "the peers folder named")
+check("gbees-c-lorenz63-1thread.json`: ours on one thread beside a serial peer" in markdown,
+      "ours on one thread beside GBEES in C: not rated, said why")
 
 # The spread of the repeats: a record that keeps it is counted, one above 10 % is named.
 spread = OUT / "spread-box"
