@@ -53,10 +53,12 @@ KOKKOS_INLINE_FUNCTION void filter_line_adjoint(const Line& line, int n, double 
 // the loops across the lines vectorise, and each line's running state stays in a register
 // while the sweep steps along j. Results equal filter_line / filter_line_adjoint. The step
 // across the lines says `omp simd` (every build has OpenMP): without it g++ unrolled a
-// 16-line step (AVX2) into scalar code (docs/rfilter.md).
+// 16-line step (AVX2) into scalar code. It is a function of its own, never inlined into the
+// kernel that stages the tile (host_tiles.hpp): inlined there, g++ 12 compiled the sweeps into
+// slower code (docs/rfilter.md).
 template <int Width>
-KOKKOS_INLINE_FUNCTION void filter_lines_lockstep(double* tile, int n, double alpha, double beta, int iterations,
-                                                  bool adjoint) {
+[[gnu::noinline]] KOKKOS_FUNCTION void filter_lines_lockstep(double* tile, int n, double alpha, double beta,
+                                                             int iterations, bool adjoint) {
   const double end = 1.0 / (1.0 + alpha);
   auto row = [&](int j) { return tile + static_cast<long>(j) * Width; };
   auto scale_row = [&](int j, double factor) {
