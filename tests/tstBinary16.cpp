@@ -56,6 +56,39 @@ TEST(Binary16, RoundsFloatsToNearestEvenAsTheCompiler) {
   EXPECT_TRUE(std::isnan(static_cast<float>(pk::Binary16(NAN))));
 }
 
+// pk::convert, which takes the hardware's conversions where the host has them (8 or 16 at a
+// time), gives Binary16's bits: every half decoded, and floats around every rounding tie
+// encoded, in blocks whose lengths leave partial vectors (23) and none (64).
+template <int count>
+void check_convert_blocks() {
+  int mismatches = 0;
+  for (std::uint32_t first = 0; first < 65536; first += count) {
+    pk::Binary16 halves[count];
+    float decoded[count];
+    for (int l = 0; l < count; ++l)
+      halves[l] = pk::Binary16::from_bits(static_cast<std::uint16_t>((first + l) & 0xffffu));
+    pk::convert<count>(halves, decoded);
+    for (int l = 0; l < count; ++l)
+      if (!same(decoded[l], static_cast<float>(halves[l])) && mismatches++ < 5)
+        ADD_FAILURE() << std::hex << "decoding half 0x" << halves[l].bits();
+  }
+  for (std::uint32_t high = 0; high < (1u << 19); high += count) {  // sign, exponent, kept mantissa
+    float floats[count];
+    pk::Binary16 encoded[count];
+    for (int l = 0; l < count; ++l) floats[l] = float_of(((high + l) & 0x7ffffu) << 13 | 0x1000u);  // a tie
+    pk::convert<count>(floats, encoded);
+    for (int l = 0; l < count; ++l)
+      if (!std::isnan(floats[l]) && encoded[l].bits() != pk::Binary16(floats[l]).bits() && mismatches++ < 5)
+        ADD_FAILURE() << "encoding " << floats[l];
+  }
+  EXPECT_EQ(mismatches, 0) << count << " at a time";
+}
+
+TEST(Binary16, ConvertsBlocksAsElementByElement) {
+  check_convert_blocks<23>();
+  check_convert_blocks<64>();
+}
+
 template <class Space>
 class Binary16Storage : public ::testing::Test {};
 TYPED_TEST_SUITE(Binary16Storage, pk::test::EnabledSpaceTypes, pk::test::SpaceNames);
