@@ -26,9 +26,9 @@ using Binary16 = Float16<5, 15>;
 // to[l] = To(from[l]) for l < count, as static_cast does. Between Binary16 and float on a host
 // compiled with F16C (x86-64-v3 and up), eight at a time by the hardware's conversions
 // (vcvtph2ps / vcvtps2ph, rounding to nearest even like Binary16), sixteen at a time with
-// AVX-512 (half the instructions: fp16 steps of the LBM rows traversal ran 1.07-1.15x
-// faster, docs/lbm.md): Float16's branch-free conversions take a dozen vector instructions
-// each way, which made fp16 loops of the LBM rows traversal cost more than their collision.
+// AVX-512 (half the instructions, docs/lbm.md): Float16's branch-free conversions take a
+// dozen vector instructions each way, which made fp16 loops of the LBM rows traversal cost
+// more than their collision.
 // Results equal Binary16's, bit for bit, except NaN payloads (the hardware keeps them;
 // Binary16 gives 0x7e00).
 template <int count, class From, class To>
