@@ -23,14 +23,25 @@
 namespace pk {
 
 // Whole lines of `count` elements (a multiple of a cache line, at a line boundary) as
-// pk::convert writes them, each stored around the caches: float and double from themselves,
-// Binary16 from float where the host has F16C, anything else converted into a buffer first.
+// pk::convert writes them, each stored around the caches: float and double from themselves
+// (a line a store with AVX-512, else 16 bytes), Binary16 from float where the host has F16C,
+// anything else converted into a buffer first.
 // A `to` off a line boundary is stored plainly by pk::convert.
 template <int count, class From, class To>
 KOKKOS_FORCEINLINE_FUNCTION void convert_streaming(const From* from, To* to) {
 #ifdef PK_STREAMING_STORES
   static_assert(count * sizeof(To) % 64 == 0, "pk::convert_streaming writes whole 64-byte lines");
   if (reinterpret_cast<std::uintptr_t>(to) % 64 == 0) {
+#ifdef __AVX512F__  // a whole line a store (docs/lbm.md)
+    if constexpr (std::is_same_v<From, float> && std::is_same_v<To, float>) {
+      KOKKOS_IF_ON_HOST(
+          (for (int l = 0; l < count; l += 16) _mm512_stream_ps(to + l, _mm512_loadu_ps(from + l)); return;))
+    }
+    if constexpr (std::is_same_v<From, double> && std::is_same_v<To, double>) {
+      KOKKOS_IF_ON_HOST(
+          (for (int l = 0; l < count; l += 8) _mm512_stream_pd(to + l, _mm512_loadu_pd(from + l)); return;))
+    }
+#endif
     if constexpr (std::is_same_v<From, float> && std::is_same_v<To, float>) {
       KOKKOS_IF_ON_HOST((for (int l = 0; l < count; l += 4) _mm_stream_ps(to + l, _mm_loadu_ps(from + l)); return;))
     }
