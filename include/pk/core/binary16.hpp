@@ -28,9 +28,8 @@ using Binary16 = Float16<5, 15>;
 // (vcvtph2ps / vcvtps2ph, rounding to nearest even like Binary16), sixteen at a time with
 // AVX-512 (half the instructions, docs/lbm.md): Float16's branch-free conversions take a
 // dozen vector instructions each way, which made fp16 loops of the LBM rows traversal cost
-// more than their collision.
-// Results equal Binary16's, bit for bit, except NaN payloads (the hardware keeps them;
-// Binary16 gives 0x7e00).
+// more than their collision. Results equal Binary16's, bit for bit, except NaN payloads (the
+// hardware keeps them; Binary16 gives 0x7e00).
 template <int count, class From, class To>
 KOKKOS_FORCEINLINE_FUNCTION void convert(const From* from, To* to) {
   int l = 0;

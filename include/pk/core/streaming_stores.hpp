@@ -41,13 +41,14 @@ KOKKOS_FORCEINLINE_FUNCTION void convert_streaming(const From* from, To* to) {
       KOKKOS_IF_ON_HOST(
           (for (int l = 0; l < count; l += 8) _mm512_stream_pd(to + l, _mm512_loadu_pd(from + l)); return;))
     }
-#endif
+#else
     if constexpr (std::is_same_v<From, float> && std::is_same_v<To, float>) {
       KOKKOS_IF_ON_HOST((for (int l = 0; l < count; l += 4) _mm_stream_ps(to + l, _mm_loadu_ps(from + l)); return;))
     }
     if constexpr (std::is_same_v<From, double> && std::is_same_v<To, double>) {
       KOKKOS_IF_ON_HOST((for (int l = 0; l < count; l += 2) _mm_stream_pd(to + l, _mm_loadu_pd(from + l)); return;))
     }
+#endif
 #ifdef __F16C__
     if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Binary16>) {
       KOKKOS_IF_ON_HOST((for (int l = 0; l < count; l += 8) _mm_stream_si128(
