@@ -5,8 +5,9 @@
 # repetitions interleaved; records, peers.md and peers.png in OUT.
 #   perf/peers/device.sh [OUT] [gpu|cpu|all|COMPARISON...] [-- run.py options]
 # OUT defaults to $OUT/peers (the device tool's output folder), else build/peers/results.
-# Groups: gpu = fluidx3d cubesselk babelstream-cuda gbees-cuda (+ babelstream-kokkos with a Kokkos);
-# cpu = rrze babelstream-omp gbees-c; all (default) = both. A peer already built (its
+# Groups: gpu = fluidx3d cubesselk babelstream-cuda gbees-cuda:lorenz63 (+ babelstream-kokkos with a
+# Kokkos); cpu = rrze babelstream-omp gbees-c; all (default) = both. COMPARISON:CASE,... names some
+# cases of one (gbees-cuda:cr3bp; gbees-cuda alone: its three examples). A peer already built (its
 # build/peers/<peer>/build-info.json; for BabelStream, the model's binary) is not rebuilt unless
 # PK_PEERS_REBUILD=1: a second call on a warm machine, or binaries built elsewhere and carried.
 # Expected on 16 cores + H200: builds about 1 minute; gpu about 5 minutes (FluidX3D's 1024^3
@@ -45,7 +46,7 @@ for w in "${what[@]}"; do
     cpu) want rrze; want babelstream; want gbeesc; models+=(omp) ;;
     fluidx3d|cubesselk|rrze) want "$w" ;;
     fluidx3d-cpu) want fluidx3d ;;
-    gbees-cuda) want gbeescuda ;;
+    gbees-cuda|gbees-cuda:*) want gbeescuda ;;
     gbees-c) want gbeesc ;;
     babelstream-*) want babelstream; models+=("${w#babelstream-}") ;;
     *) echo "device.sh: unknown comparison '$w'" >&2; exit 2 ;;

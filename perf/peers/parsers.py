@@ -115,18 +115,38 @@ def babelstream(text):
     return out
 
 
-def gbees_cuda(text):
+def gbees_cuda(text, dimension=None):
     """gbees-cuda's log: "Elapsed: X ms" (its main's wall time around the whole run: set-up, the
-    kernel, the records), the last "Timestep: m-k, ..., Sim. time: t TU, Used Cells: u/max" line
-    and "Time marching complete, processed cells N."."""
+    kernel, the records), its "Timestep: m-k, ..., Sim. time: t TU, Used Cells: u/max" lines (the
+    last, and the steps of all its measurement intervals) and "Time marching complete, processed
+    cells N."; the model's dimension (its first "Measurement: dim n", the initial PDF's) and the
+    initial box's cells ("Used cells N"). A run whose grid outgrew its capacity stops early but
+    still prints "Elapsed"; with `dimension`, a binary built for a model of another dimension is
+    refused."""
     t = _clean(text)
+    if re.search(r"^Grid capacity exceeded", t, re.M):
+        raise ParseError("gbees-cuda's grid outgrew its capacity (config.h: BLOCKS x THREADS_PER_BLOCK x "
+                         "CELLS_PER_THREAD, perf/peers/gbeescuda/build.sh)")
     out = {"elapsed_seconds": float(_need(r"^Elapsed: ([0-9.eE+-]+) ms", t, "'Elapsed: ... ms'", re.M).group(1)) * 1e-3}
+    m = re.search(r"^Measurement: dim (\d+)", t, re.M)
+    if m:
+        out["dimension"] = int(m.group(1))
+    if dimension is not None and out.get("dimension") != dimension:
+        raise ParseError("gbees-cuda ran a %s-D model; this case is %d-D (a binary built for another example?)"
+                         % (out.get("dimension", "?"), dimension))
+    m = re.search(r"^Used cells (\d+)", t, re.M)
+    if m:
+        out["initial_cells"] = int(m.group(1))
     steps = re.findall(r"^Timestep: (\d+)-(\d+), Runtime cycles: \d+, Sim\. time: ([0-9.eE+-]+) TU, "
                        r"Used Cells: (\d+)/(\d+)", t, re.M)
     if steps:
         last = steps[-1]
+        ends = {}
+        for m, k, *_ in steps:  # it counts steps from 1 in each measurement interval
+            ends[m] = max(ends.get(m, 0), int(k))
         out.update({"last_step": int(last[1]), "final_time": float(last[2]), "cells": int(last[3]),
-                    "capacity": int(last[4]), "max_cells": max(int(x[3]) for x in steps)})
+                    "capacity": int(last[4]), "max_cells": max(int(x[3]) for x in steps),
+                    "steps": sum(ends.values())})
     m = re.search(r"Time marching complete, processed cells (\d+)", t)
     if m:
         out["processed_cells"] = int(m.group(1))

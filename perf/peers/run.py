@@ -6,10 +6,12 @@
 
 COMPARISON: fluidx3d (GPU, FP32 and FP16S storage), fluidx3d-cpu (the same through an OpenCL
 CPU runtime, PK_PEERS_OPENCL_CPU_VENDORS; named on its own only), rrze (CPU, fp64 and fp32),
-cubesselk (GPU), babelstream-cuda, babelstream-kokkos, babelstream-omp, gbees-cuda (GPU,
-Lorenz '63, against pk-gbees), gbees-c (bhanson10/gbees, serial, against pk-gbees on OpenMP at
-one thread and at all); or gpu, cpu, all (those of the group whose
-peer is built). The peers are built first by perf/peers/<peer>/build.sh (their binaries and
+cubesselk (GPU), babelstream-cuda, babelstream-kokkos, babelstream-omp, gbees-cuda (GPU, its
+examples against pk-gbees: cases lorenz63, lorenz96, cr3bp), gbees-c (bhanson10/gbees, serial,
+against pk-gbees on OpenMP at one thread and at all); or gpu, cpu, all (those of the group whose
+peer is built; gpu takes gbees-cuda's lorenz63 only: its 6-D cases take minutes a run, and
+lorenz96 more than the default --timeout). COMPARISON:CASE[,CASE...] runs only those cases of it
+(gbees-cuda:cr3bp). The peers are built first by perf/peers/<peer>/build.sh (their binaries and
 build records in build/peers, --peers-build); pk-bench is the project's (--pk-bench).
 
 A repetition runs the peer on every case of a comparison, then pk-bench once on all of them
@@ -21,6 +23,7 @@ the command lines. OUT/peers.md (a table) and OUT/peers.png (one chart) cover ev
 OUT. Logs of every run go to OUT/logs.
 """
 import argparse
+import copy
 import datetime
 import json
 import math
@@ -40,10 +43,12 @@ from pkperf import cli, records  # noqa: E402
 from pkperf.files import save_text  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos", "gbees-cuda"],
+# gbees-cuda's 6-D cases run minutes a repetition each: named on their own only.
+GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos", "gbees-cuda:lorenz63"],
           "cpu": ["rrze", "babelstream-omp", "gbees-c"]}
 GROUPS["all"] = GROUPS["gpu"] + GROUPS["cpu"]
 OPT_IN = ["fluidx3d-cpu"]  # named on its own only: FluidX3D through an OpenCL CPU runtime (slow)
+KNOWN = [n.split(":")[0] for n in GROUPS["all"]] + OPT_IN
 
 
 def say(*words):
@@ -68,8 +73,9 @@ class Case:
 
 class Comparison:
     """A peer's cases and the run of ours that answers them all: pk-bench with pk_bench_args (its
-    records read by kernel and space), or, with `ours`, a program of the project: ours(args, dir)
-    gives its command line writing into dir, and ours_read(dir) its figures as {case: record}."""
+    records read by kernel and space), or, with `ours`, a program of the project: ours(args, dir,
+    cases) gives its command line (or several) writing into dir for the cases named, and
+    ours_read(dir) its figures as {case: record}."""
 
     def __init__(self, name, peer, title, space, pk_bench_args, cases, same, differs, ours=None, ours_read=None):
         self.name, self.peer, self.title, self.space = name, peer, title, space
@@ -77,9 +83,9 @@ class Comparison:
         self.same, self.differs = same, differs  # what is the same problem, and what is not
         self.ours, self.ours_read = ours, ours_read
 
-    def ours_command(self, args, folder):
+    def ours_command(self, args, folder, cases):
         if self.ours:
-            return self.ours(args, folder)
+            return self.ours(args, folder, [c.name for c in cases])
         return [args.pk_bench] + self.pk_bench_args + ["--out", folder]
 
     def read_ours(self, folder):
@@ -209,12 +215,13 @@ def comparisons(args):
         config = os.path.join(ROOT, "apps", "gbees", "lorenz63.ini")
         measurements = os.path.join(ROOT, "apps", "gbees", "lorenz63-measurements.txt")
 
-        def pk_gbees_host(a, folder):
+        def pk_gbees_host(a, folder, cases):
             base = [a.pk_gbees, "--config", config, "--measurement-file", measurements, "--threshold", "1e-7",
                     "--space", "openmp", "--paper-back-faces", "--mc-samples", "0", "--snapshots", "1",
                     "--progress", "0", "--out"]
-            return [base + [os.path.join(folder, "t1"), "--kokkos-num-threads=1"],
-                    base + [os.path.join(folder, "all"), "--kokkos-num-threads=%d" % a.threads]]
+            runs = {"lorenz63-1thread": base + [os.path.join(folder, "t1"), "--kokkos-num-threads=1"],
+                    "lorenz63-allthreads": base + [os.path.join(folder, "all"), "--kokkos-num-threads=%d" % a.threads]}
+            return [runs[c] for c in cases]
 
         def read_pk_gbees_host(folder):
             out = {}
@@ -249,31 +256,73 @@ def comparisons(args):
             ours=pk_gbees_host, ours_read=read_pk_gbees_host)
     gc = build_info(args, "gbeescuda")
     if gc:
-        config = os.path.join(ROOT, "apps", "gbees", "lorenz63.ini")
-        measurements = os.path.join(ROOT, "apps", "gbees", "lorenz63-measurements.txt")
+        gbees = os.path.join(ROOT, "apps", "gbees")
+        back_faces = "the paper's (no flux through a backward face with no cell behind it)"
+        # Each example of gbees-cuda and pk-gbees' options for the same problem. --snapshots: gbees-cuda
+        # ends a step at each of its record times (numDistRecorded - 1 a measurement interval, recorded
+        # or not), pk-gbees at its snapshot times; their snapshots are outside its wall_seconds.
+        models = {
+            "lorenz63": (3, ["--config", os.path.join(gbees, "lorenz63.ini"), "--measurement-file",
+                             os.path.join(gbees, "lorenz63-measurements.txt"), "--snapshots", "8"],
+                         {"model": "Lorenz '63 (sigma 4, beta 1, r 48)", "initial": "N([-11.5,-10,9.5], I)", "h": 0.5,
+                          "threshold": 5e-6, "end_time": 2, "measurement": "z = -8, std 1, at t = 1",
+                          "step_ends": "every 0.25 (gbees-cuda's 5 records a measurement interval)"}),
+            # gbees-cuda's Lorenz6D takes each face's drift at the cell's centre, pk-gbees at the face
+            # (x_j + h/2); f_j holds x_j once, as -x_j, so F + h/2 gives pk-gbees gbees-cuda's drifts.
+            "lorenz96": (6, ["--config", os.path.join(gbees, "lorenz96.ini"), "--forcing", "4.05",
+                             "--snapshots", "1"],
+                         {"model": "Lorenz '96, 6 variables, F = 4 (gbees-cuda: drift at the cell centre; pk-gbees "
+                                   "at the face with F + h/2 = 4.05, the same drift)",
+                          "initial": "N([4.5,4,4,4,4,4], 0.04 I)", "h": 0.1, "threshold": 8e-9, "end_time": 1.3,
+                          "measurement": "none", "step_ends": "the end only (gbees-cuda's 2 records)",
+                          "peer_records": "off (its example writes 2 PDF files)"}),
+            "cr3bp": (6, ["--config", os.path.join(gbees, "cr3bp.ini"), "--snapshots", "16"],
+                      {"model": "CR3BP, Jupiter-Europa, mu 2.52801752854e-5",
+                       "initial": "N(its measurement0 mean, diag(2.2375e-8 x 3, 5.2767e-7 x 3))", "h": "std / 2",
+                       "threshold": 1e-7, "end_time": 0.889584448745932, "measurement": "none",
+                       "step_ends": "every T/16 (gbees-cuda's 17 records)",
+                       "peer_bounds": "gbees-cuda grows no cell whose Jacobi constant lies outside the initial "
+                                      "box's range (useBounds); pk-gbees has no such bound"}),
+        }
+        models = {m: v for m, v in models.items() if "binary_" + m in gc}  # an older build: Lorenz '63 only
 
-        def pk_gbees(a, folder):
-            return [a.pk_gbees, "--config", config, "--measurement-file", measurements, "--space", "cuda",
-                    "--paper-back-faces", "--mc-samples", "0", "--snapshots", "1", "--progress", "0", "--out", folder]
+        def pk_gbees(a, folder, cases):
+            return [[a.pk_gbees] + models[c][1] + ["--space", "cuda", "--paper-back-faces", "--mc-samples", "0",
+                                                   "--progress", "0", "--out", os.path.join(folder, c)]
+                    for c in cases]
 
         def read_pk_gbees(folder):
-            r = parsers.pk_gbees_summary(folder, "lorenz63", "cuda")
-            return {"lorenz63": {"metrics": {k: v for k, v in r.items() if isinstance(v, (int, float))},
-                                 "device": r.get("device"), "commit": r.get("commit"), "command": r.get("command")}}
+            out = {}
+            for c in models:
+                try:
+                    r = parsers.pk_gbees_summary(os.path.join(folder, c), c, "cuda")
+                except parsers.ParseError:
+                    continue
+                out[c] = {"metrics": {k: v for k, v in r.items() if isinstance(v, (int, float))},
+                          "device": r.get("device"), "commit": r.get("commit"), "command": r.get("command")}
+            return out
+
+        def case(model):
+            dimension, _, problem = models[model]
+            return Case(model, dict(problem, back_faces=back_faces, peer_build=gc.get("config_" + model)),
+                        [gc["binary_" + model]], lambda out: parsers.gbees_cuda(out, dimension),
+                        lambda p: p["elapsed_seconds"], model, "wall_seconds", "s", lower_is_better=True,
+                        peer_cwd=os.path.join(args.peers_build, gc.get("cwd_" + model, "gbeescuda/" + model)))
 
         out["gbees-cuda"] = Comparison(
-            "gbees-cuda", "gbeescuda", "gbees-cuda vs pk-gbees (CUDA), Lorenz '63", "cuda", [],
-            [Case("lorenz63", {"model": "Lorenz '63 (sigma 4, beta 1, r 48)", "initial": "N([-11.5,-10,9.5], I)",
-                               "h": 0.5, "threshold": 5e-6, "end_time": 2,
-                               "measurement": "z = -8, std 1, at t = 1", "back_faces": "the paper's (no flux)"},
-                  [gc["binary_lorenz63"]], parsers.gbees_cuda, lambda p: p["elapsed_seconds"], "lorenz63",
-                  "wall_seconds", "s", lower_is_better=True,
-                  peer_cwd=os.path.join(args.peers_build, gc.get("cwd_lorenz63", "gbeescuda/lorenz63")))],
-            "gbees-cuda's default example and pk-gbees --config apps/gbees/lorenz63.ini --paper-back-faces: the same "
-            "model, initial PDF, cell width, threshold p* = 5e-6, measurement update at t = 1 and end time 2",
+            "gbees-cuda", "gbeescuda", "gbees-cuda vs pk-gbees (CUDA): Lorenz '63, Lorenz '96, CR3BP", "cuda", [],
+            [case(m) for m in models],
+            "gbees-cuda's examples (Lorenz3D, Lorenz6D, CR3BP) and pk-gbees --config apps/gbees/<model>.ini "
+            "--paper-back-faces: the same model, initial Gaussian, cell width h = std/2, initial box of +-3 std, "
+            "threshold p*, prune every 20 steps, dt = the CFL limit, measurement, end time and step ends "
+            "(--snapshots at gbees-cuda's record times); pk-gbees' Lorenz '96 at F + h/2 = 4.05 takes the drifts "
+            "gbees-cuda's Lorenz6D takes at F = 4",
             "gbees-cuda's figure is its 'Elapsed' (its main's wall time: allocation, the cooperative kernel with its "
             "progress prints, freeing), ours pk-gbees' wall_seconds (its solver's run, snapshots apart); one run "
-            "each per repetition, no warm-up on either side; gbees-cuda's grid capacity is its config.h's",
+            "each per repetition, no warm-up on either side; gbees-cuda's grid capacity is fixed at build time "
+            "(config.h, each case's peer_build), pk-gbees' grows; "
+            "CR3BP: gbees-cuda bounds its grid by the Jacobi constant (useBounds), pk-gbees does not, so it "
+            "grows more cells late in the run; Lorenz '96: gbees-cuda's PDF files are off",
             ours=pk_gbees, ours_read=read_pk_gbees)
     bs = build_info(args, "babelstream")
     if bs:
@@ -404,7 +453,7 @@ def run_comparison(comp, args, info):
         rec_dir = os.path.join(args.out, "pk-bench", comp.name, "rep%d" % rep)
         shutil.rmtree(rec_dir, ignore_errors=True)
         os.makedirs(rec_dir)
-        ours_cmd = comp.ours_command(args, rec_dir)
+        ours_cmd = comp.ours_command(args, rec_dir, wanted)
         rc, secs = 0, 0.0
         for i, cmd in enumerate(ours_cmd if isinstance(ours_cmd[0], list) else [ours_cmd]):  # one or several
             log = os.path.join(logs, "ours-%d%s.log" % (rep, "-%d" % i if i else ""))
@@ -573,7 +622,8 @@ def sides(text):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("comparisons", nargs="*", help="comparisons or groups (gpu, cpu, all)")
+    ap.add_argument("comparisons", nargs="*",
+                    help="comparisons or groups (gpu, cpu, all); COMPARISON:CASE,... for some of its cases")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "peers", "results"))
     ap.add_argument("--pk-bench", default=os.environ.get("PK_BENCH", os.path.join(ROOT, "build", "device", "pk-bench")))
     ap.add_argument("--pk-gbees", default=os.environ.get("PK_GBEES"),
@@ -596,10 +646,12 @@ def main(argv=None):
                     help="pk-bench size of the copy run: its array length (2^27 doubles at full)")
     ap.add_argument("--copy-times", type=int, default=20, help="BabelStream --numtimes")
     ap.add_argument("--kokkos-space", default="cuda", help="pk-bench space to set beside BabelStream's Kokkos model")
-    ap.add_argument("--timeout", type=float, default=300, help="seconds one run may take")
+    ap.add_argument("--timeout", type=float, default=300,
+                    help="seconds one run may take (gbees-cuda:lorenz96 needs more: perf/peers/README.md)")
     ap.add_argument("--report-only", action="store_true", help="only (re)write the table and chart from records")
     ap.add_argument("--allow-few-reps", action="store_true", help=argparse.SUPPRESS)  # the unit test's quick runs
     args = ap.parse_args(argv)
+    args.peers_build = os.path.abspath(args.peers_build)  # peers run in their own folders
     os.makedirs(args.out, exist_ok=True)
     if args.report_only:
         dirs = args.comparisons or [args.out]
@@ -611,17 +663,28 @@ def main(argv=None):
     if args.reps < 5 and not args.allow_few_reps:
         ap.error("--reps must be at least 5")
     available = comparisons(args)
-    wanted = []
+    wanted = {}  # comparison: the names of its cases to run (None: all), in the order named
     for name in args.comparisons or ["all"]:
-        for n in GROUPS.get(name, [name]):
-            if n not in GROUPS["all"] + OPT_IN:
-                ap.error("unknown comparison %r (%s, or gpu, cpu, all)" % (n, ", ".join(GROUPS["all"] + OPT_IN)))
-            if n in available and n not in wanted:
-                wanted.append(n)
-            elif n not in available and name == n:
+        for item in GROUPS.get(name, [name]):
+            n, _, named_cases = item.partition(":")
+            if n not in KNOWN:
+                ap.error("unknown comparison %r (%s, or gpu, cpu, all; COMPARISON:CASE,... for some cases)"
+                         % (n, ", ".join(KNOWN)))
+            if n not in available:
+                if name != item:
+                    continue  # a group names what is built
                 if n == "fluidx3d-cpu" and build_info(args, "fluidx3d"):
                     ap.error("fluidx3d-cpu: no OpenCL CPU runtime (PK_PEERS_OPENCL_CPU_VENDORS: a vendors folder)")
                 ap.error("%s: its peer is not built in %s (perf/peers/<peer>/build.sh)" % (n, args.peers_build))
+            cases = named_cases.split(",") if named_cases else None
+            known = [c.name for c in available[n].cases]
+            for c in cases or []:
+                if c not in known:
+                    ap.error("%s has no case %r (%s)" % (n, c, ", ".join(known)))
+            if n not in wanted:
+                wanted[n] = cases
+            elif wanted[n] is not None:
+                wanted[n] = None if cases is None else wanted[n] + [c for c in cases if c not in wanted[n]]
     if not wanted:
         ap.error("no peer of %s is built in %s" % (" ".join(args.comparisons or ["all"]), args.peers_build))
     if not args.pk_gbees:
@@ -631,10 +694,13 @@ def main(argv=None):
     if not os.access(args.pk_bench, os.X_OK):
         ap.error("no pk-bench at %s (--pk-bench or PK_BENCH)" % args.pk_bench)
     info = machine()
-    for name in wanted:
+    for name, cases in wanted.items():
+        comp = copy.copy(available[name])
+        if cases is not None:
+            comp.cases = [c for c in comp.cases if c.name in cases]
         start = time.time()
-        say("%s: %d repetitions" % (name, args.reps))
-        run_comparison(available[name], args, info)
+        say("%s: %d repetitions of %s" % (name, args.reps, ", ".join(c.name for c in comp.cases)))
+        run_comparison(comp, args, info)
         say("%s: done in %.0f s" % (name, time.time() - start))
     say("wrote %s" % report(load_records([args.out]), args.out))
     return 0

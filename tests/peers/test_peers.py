@@ -73,11 +73,30 @@ check(rejects(parsers.babelstream, "babelstream-cuda-no-gpu.txt"), "babelstream 
 mb = fixture("babelstream-omp.txt").replace("max_GB_per_sec", "max_MB_per_sec").replace("44.4519", "44451.9")
 check(abs(parsers.babelstream(mb)["max_gbs"] - 44.4519) < 1e-9, "babelstream in MB/s")
 
-p = parsers.gbees_cuda(fixture("gbees-cuda-h200-cr3bp.txt"))  # a real H200 log (perf/results/gbees-three-body)
+p = parsers.gbees_cuda(fixture("gbees-cuda-h200-cr3bp.txt"), 6)  # a real H200 log (perf/results/gbees-three-body)
 check(abs(p["elapsed_seconds"] - 153.180135614) < 1e-9 and p["last_step"] == 686 and p["cells"] == 6444144 and
       p["capacity"] == 17301504 and p["processed_cells"] == 3487101015 and p["device"] == "NVIDIA H200" and
       abs(p["final_time"] - 0.889584) < 1e-12, "gbees-cuda: %r" % p)
+check(p["dimension"] == 6 and p["initial_cells"] == 4826809 and p["steps"] == 686, "gbees-cuda CR3BP details: %r" % p)
+p = parsers.gbees_cuda(fixture("gbees-cuda-lorenz63-composed.txt"), 3)  # two measurement intervals
+check(abs(p["elapsed_seconds"] - 1.234567) < 1e-12 and p["steps"] == 300 + 400 and p["last_step"] == 400 and
+      p["final_time"] == 2.0 and p["initial_cells"] == 2197 and p["capacity"] == 24576, "gbees-cuda L63: %r" % p)
+p = parsers.gbees_cuda(fixture("gbees-cuda-lorenz96-composed.txt"), 6)
+check(abs(p["elapsed_seconds"] - 123.456789) < 1e-12 and p["steps"] == 1000 and p["final_time"] == 1.3 and
+      p["capacity"] == 528 * 512 * 256 and p["max_cells"] == 40000000 and p["processed_cells"] == 30000000000,
+      "gbees-cuda L96: %r" % p)
 check(rejects(parsers.gbees_cuda, "gbees-cuda-no-gpu.txt"), "gbees-cuda without a GPU is not a figure")
+check(rejects(parsers.gbees_cuda, "gbees-cuda-capacity-exceeded-composed.txt"),
+      "gbees-cuda whose grid outgrew its capacity is not a figure, though it prints 'Elapsed'")
+try:
+    parsers.gbees_cuda(fixture("gbees-cuda-capacity-exceeded-composed.txt"))
+except parsers.ParseError as e:
+    check("capacity" in str(e), "the capacity is named: %s" % e)
+try:
+    parsers.gbees_cuda(fixture("gbees-cuda-lorenz63-composed.txt"), 6)
+    check(False, "a 3-D gbees-cuda log is not a 6-D case's figure")
+except parsers.ParseError as e:
+    check("3-D" in str(e) and "6-D" in str(e), "the dimensions are named: %s" % e)
 p = parsers.gbees_c(fixture("gbees-c-lorenz3d.txt"))  # captured here
 check(p["program_seconds"] == 7.694366 and p["final_time"] == 2.0 and p["cells"] == 21985 and p["steps"] == 497 + 616,
       "gbees-c: %r" % p)
@@ -108,13 +127,14 @@ with open(os.environ["PK_TEST_ORDER"], "a") as log:
     log.write(role + " " + os.environ.get("PK_PEER_N", "") + "\n")
 if role == "pk-gbees":
     a = sys.argv[2:]
-    out, space = a[a.index("--out") + 1], a[a.index("--space") + 1]
-    assert "--paper-back-faces" in a and os.path.exists(a[a.index("--config") + 1])
+    out, space, config = a[a.index("--out") + 1], a[a.index("--space") + 1], a[a.index("--config") + 1]
+    assert "--paper-back-faces" in a and os.path.exists(config)
+    model = os.path.basename(config).split(".")[0]
     threads = [x for x in a if x.startswith("--kokkos-num-threads=")]
     seconds = 0.5 if space == "cuda" else (2.0 if threads == ["--kokkos-num-threads=1"] else 1.0)
     os.makedirs(out, exist_ok=True)
     json.dump({"wall_seconds": seconds, "completed": True, "device": "stand-in", "final_time": 2.0, "steps": 700,
-               "command": "pk-gbees", "commit": "0123456789ab"}, open(os.path.join(out, "gbees-lorenz63-%s.json" % space), "w"))
+               "command": "pk-gbees", "commit": "0123456789ab"}, open(os.path.join(out, "gbees-%s-%s.json" % (model, space)), "w"))
 elif role == "pk-bench":
     a = sys.argv[2:]
     opt = lambda k: a[a.index(k) + 1]
@@ -130,7 +150,7 @@ elif role == "pk-bench":
     print("pk-bench stand-in:", names)
 else:
     fixture, status = sys.argv[2], int(sys.argv[3])
-    if role in ("gbees-cuda", "gbees-c"):  # they read ./measurements: run in their folders
+    if role.startswith("gbees-c"):  # gbees-cuda and gbees-c read ./measurements: run in their folders
         assert os.path.isdir("measurements"), os.getcwd()
     sys.stdout.write(open(fixture).read())
     sys.exit(status)
@@ -152,8 +172,14 @@ infos = {
     "rrze": {"binary_dp": executable("rdp", "rrze-dp", os.path.join(fixtures, "rrze-dp-aa-vec-sl-soa.txt"), "0"),
              "binary_sp": executable("rsp", "rrze-sp", os.path.join(fixtures, "rrze-sp-list-aa-pv-soa.txt"), "0")},
     "cubesselk": {"binary": executable("cb", "cubesselk", os.path.join(fixtures, "cubesselk-composed.txt"), "0")},
-    "gbeescuda": {"binary_lorenz63": executable("gc", "gbees-cuda", os.path.join(fixtures, "gbees-cuda-h200-cr3bp.txt"), "0"),
-                  "cwd_lorenz63": os.path.join(scratch, "gc-run")},
+    "gbeescuda": {"binary_lorenz63": executable("gc63", "gbees-cuda-lorenz63",
+                                                os.path.join(fixtures, "gbees-cuda-lorenz63-composed.txt"), "0"),
+                  "binary_lorenz96": executable("gc96", "gbees-cuda-lorenz96",
+                                                os.path.join(fixtures, "gbees-cuda-lorenz96-composed.txt"), "0"),
+                  "binary_cr3bp": executable("gc3b", "gbees-cuda-cr3bp",
+                                             os.path.join(fixtures, "gbees-cuda-h200-cr3bp.txt"), "0"),
+                  "cwd_lorenz63": os.path.join(scratch, "gc-run"), "cwd_lorenz96": os.path.join(scratch, "gc-run"),
+                  "cwd_cr3bp": os.path.join(scratch, "gc-run")},
     "gbeesc": {"binary_lorenz3d": executable("gcpu", "gbees-c", os.path.join(fixtures, "gbees-c-lorenz3d.txt"), "0"),
                "cwd_lorenz3d": os.path.join(scratch, "gc-run")},
     "babelstream": {"binary_omp": executable("bso", "babelstream-omp", os.path.join(fixtures, "babelstream-omp.txt"), "0")},
@@ -215,10 +241,15 @@ r = record("cubesselk-evaluate-2000000.json")
 check(abs(r["ratio"] - 3.0e9 / 1.62e9) < 1e-12 and r["peer"]["command"][1] == "2000000", "cubesselk record")
 
 r = record("gbees-cuda-lorenz63.json")  # a time: the ratio is peer / ours
-check(r["peer"]["values"] == [153.180135614] * 5 and r["ours"]["values"] == [0.5] * 5 and
-      abs(r["ratio"] - 153.180135614 / 0.5) < 1e-9 and r["ratio_means"].startswith("peer / ours"), "gbees-cuda record")
+check(r["peer"]["values"] == [1.234567] * 5 and r["ours"]["values"] == [0.5] * 5 and
+      abs(r["ratio"] - 1.234567 / 0.5) < 1e-9 and r["ratio_means"].startswith("peer / ours"), "gbees-cuda record")
 check(r["ours"]["commit"] == "0123456789ab", "pk-gbees' commit in the record")
-check(os.path.exists(os.path.join(out, "pk-bench", "gbees-cuda", "rep4", "gbees-lorenz63-cuda.json")), "pk-gbees out")
+check(r["ours"]["command"] == [r["ours"]["command"][0]] and "lorenz63.ini" in r["ours"]["command"][0][2] and
+      r["ours"]["command"][0][r["ours"]["command"][0].index("--snapshots") + 1] == "8",
+      "the gpu group runs pk-gbees on Lorenz '63 alone, its steps ending at gbees-cuda's record times: %r"
+      % r["ours"]["command"])
+check(os.path.exists(os.path.join(out, "pk-bench", "gbees-cuda", "rep4", "lorenz63", "gbees-lorenz63-cuda.json")),
+      "pk-gbees out")
 
 r1, ra = record("gbees-c-lorenz63-1thread.json"), record("gbees-c-lorenz63-allthreads.json")
 check(r1["peer"]["values"] == [7.694366] * 5 and ra["peer"]["values"] == [7.694366] * 5 and
@@ -231,11 +262,49 @@ with open(order) as f:
 fx = [x for x in runs if x.startswith("fluidx3d") or x == "pk-bench"][:10]
 check(fx[:3] == ["fluidx3d-fp32", "fluidx3d-fp16s", "pk-bench"] and fx[3:5] == ["fluidx3d-fp32", "pk-bench"],
       "interleaving and the dropped case: %r" % fx)
-check(runs.count("pk-gbees") == 5 + 2 * 5 and runs.count("gbees-cuda") == 5, "gbees-cuda and pk-gbees interleaved")
+check(runs.count("pk-gbees") == 5 + 2 * 5 and runs.count("gbees-cuda-lorenz63") == 5 and
+      not {"gbees-cuda-lorenz96", "gbees-cuda-cr3bp"} & set(runs),
+      "gbees-cuda and pk-gbees interleaved, the 6-D cases not in the gpu group: %r" % runs)
 check(runs.count("gbees-c") == 5, "one run of the serial GBEES a repetition serves both of its rows")
 check(runs.count("pk-bench") == 4 * 5, "one pk-bench run per comparison and repetition: %r" % runs.count("pk-bench"))
 check(runs.count("rrze-dp") == 2 * 5 and runs.count("rrze-sp") == 2 * 5, "rrze runs")
 check(os.path.exists(os.path.join(out, "fluidx3d.patch")), "the patch is kept beside the records")
+
+# gbees-cuda's three examples, named; then one case of it.
+open(order, "w").close()
+gout = os.path.join(scratch, "out-gbees-cuda")
+done = subprocess.run(run[:3] + [gout] + run[4:] + ["gbees-cuda"], env=env, stderr=subprocess.PIPE)
+check(done.returncode == 0, "run.py gbees-cuda: status %d: %s" % (done.returncode, done.stderr.decode()[-2000:]))
+check(sorted(n for n in os.listdir(gout) if n.endswith(".json")) ==
+      ["gbees-cuda-cr3bp.json", "gbees-cuda-lorenz63.json", "gbees-cuda-lorenz96.json"], "gbees-cuda's three records")
+with open(os.path.join(gout, "gbees-cuda-lorenz96.json")) as f:
+    r = json.load(f)
+cmd = [c for c in r["ours"]["command"] if "--forcing" in c]
+check(r["peer"]["values"] == [123.456789] * 5 and abs(r["ratio"] - 123.456789 / 0.5) < 1e-9 and
+      r["peer"]["parsed"][0]["dimension"] == 6 and len(cmd) == 1 and "lorenz96.ini" in cmd[0][2] and
+      cmd[0][cmd[0].index("--forcing") + 1] == "4.05" and cmd[0][cmd[0].index("--snapshots") + 1] == "1",
+      "gbees-cuda lorenz96 record: its drifts and step ends in pk-gbees' options: %r" % cmd)
+with open(os.path.join(gout, "gbees-cuda-cr3bp.json")) as f:
+    r = json.load(f)
+cmd = [c for c in r["ours"]["command"] if "cr3bp.ini" in c[2]]
+check(r["peer"]["values"] == [153.180135614] * 5 and r["ours"]["values"] == [0.5] * 5 and len(cmd) == 1 and
+      cmd[0][cmd[0].index("--snapshots") + 1] == "16" and "useBounds" in r["problem"]["peer_bounds"],
+      "gbees-cuda cr3bp record: %r" % cmd)
+with open(order) as f:
+    runs = [line.split()[0] for line in f]
+check(runs[:4] == ["gbees-cuda-lorenz63", "gbees-cuda-lorenz96", "gbees-cuda-cr3bp", "pk-gbees"] and
+      runs.count("pk-gbees") == 3 * 5, "each repetition: the three examples, then pk-gbees on each: %r" % runs[:8])
+open(order, "w").close()
+one = subprocess.run(run[:3] + [os.path.join(scratch, "out-cr3bp")] + run[4:] + ["gbees-cuda:cr3bp"], env=env,
+                     stderr=subprocess.PIPE)
+with open(order) as f:
+    runs = [line.split()[0] for line in f]
+check(one.returncode == 0 and runs == ["gbees-cuda-cr3bp", "pk-gbees"] * 5 and
+      os.listdir(os.path.join(scratch, "out-cr3bp", "pk-bench", "gbees-cuda", "rep0")) == ["cr3bp"],
+      "gbees-cuda:cr3bp runs that case alone: %r" % runs)
+bad = subprocess.run(run + ["gbees-cuda:lorenz84"], env=env, stderr=subprocess.PIPE)
+check(bad.returncode != 0 and b"no case 'lorenz84' (lorenz63, lorenz96, cr3bp)" in bad.stderr,
+      "an unknown case is refused in one line: %s" % bad.stderr.decode()[-300:])
 
 # FluidX3D through an OpenCL CPU runtime: named on its own, with a vendors folder.
 refused = subprocess.run(run + ["fluidx3d-cpu"], env=env, stderr=subprocess.PIPE)
