@@ -108,10 +108,12 @@ struct GbeesBench {
 
   template <class Space>
   std::vector<Result> run(const Space& space, const Context& c) const {
-    std::vector<Result> results = {lorenz63(space, c)};
-    if (!pk::interrupted()) results.push_back(lorenz96(space, c));
+    std::vector<Result> results;
+    if (c.wants("lorenz63")) results.push_back(lorenz63(space, c));
+    if (!pk::interrupted() && c.wants("lorenz96")) results.push_back(lorenz96(space, c));
     for (const int members : ensemble_sizes<Space>(c.size))
-      if (!pk::interrupted()) results.push_back(lorenz63_ensemble(space, c, members));
+      if (!pk::interrupted() && c.wants("lorenz63-ensemble-" + std::to_string(members)))
+        results.push_back(lorenz63_ensemble(space, c, members));
     return results;
   }
 
