@@ -21,7 +21,7 @@ from .records import Error
 # drawn from several. A platform folder missing here fails the index, so that every platform
 # is described.
 PLATFORMS = {
-    "h100": ("one NVIDIA H100 80GB HBM3 and 16 threads of its Xeon host (OpenMP)", False),
+    "h100": ("one NVIDIA H100 80GB HBM3 and 16 threads of its Xeon host (OpenMP)", True),
     "h100x4": ("a node of 4 H100 80GB HBM3 (64 cores)", False),
     "h200": ("one NVIDIA H200 (141 GB HBM3e) and 16 threads of its Xeon host (OpenMP)", True),
     "h200x2": ("a node of 2 H200s (NVLink NV18, 32 cores)", True),
@@ -52,9 +52,8 @@ checks that every file here is listed and every entry exists.
 - Code written for one study lives in `perf/studies/<study>/`, not here.
 
 Status of a record: **current**, the latest of its study on a machine still lent;
-**retired**, the latest of its study on a machine no longer lent (the H100 machine and the
-node of 4 H100s: kept, and read by the portability report, until they are re-taken on a lent
-machine); **superseded**, in a platform's `history/`, records of code that has changed since,
+**retired**, the latest of its study on a machine no longer lent (the node of 4 H100s: kept
+until they are re-taken on a lent machine); **superseded**, in a platform's `history/`, records of code that has changed since,
 kept for the figures docs quoted at the time. When a study is re-taken, its old records leave
 the tree (git keeps them) or move to the platform's `history/`.
 

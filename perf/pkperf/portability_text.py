@@ -224,10 +224,10 @@ def spread_section(platforms, flagged_above=0.10):
 
 
 def history_section(history):
-    lines = ["## History: machines that can no longer be measured", "",
+    lines = ["## History: records not re-taken with today's pk-bench", "",
              "Their records are shown in the per-case tables (`history · figure`), never rated and never in Φ: "
-             "the machine is not lent any more, so they cannot be re-taken at one commit with the limits of "
-             "today's pk-bench.", "", "| platform | device | kernel | records | commits | dates |", "|---|---|---|---|---|---|"]
+             "they predate the limits today's pk-bench measures, and the machine has not been lent long enough "
+             "since to re-take them at one commit.", "", "| platform | device | kernel | records | commits | dates |", "|---|---|---|---|---|---|"]
     for n, p in history.items():
         by_kernel = collections.defaultdict(list)
         for (k, _), e in p["cases"].items():
@@ -346,8 +346,8 @@ def readme(argv, summaries, names, history, peers_read):
              "platform, Φ of each, the copy probe, the GPU-vs-CPU speed-up and CPU thread scaling. The commits behind "
              "each folder's records are listed in that folder's README and, per platform, in the tables below.", ""]
     if history:
-        lines += [f"History, shown in report.md and never rated: {', '.join(history)} (a machine that can no longer "
-                  "be measured).", ""]
+        lines += [f"History, shown in report.md and never rated: {', '.join(history)} (records that "
+                  "predate today's pk-bench, not re-taken since).", ""]
     if not peers_read:
         lines += ["No peer records yet (perf/peers/run.py writes them to `perf/results/<platform>/peers/`): the "
                   "application table has GSL and Boost beside K_ν on host cores only.", ""]

@@ -8,8 +8,8 @@ and CPU strong scaling; and the README of the folder it writes.
 A platform is one execution space in one folder of records, NAME:SPACE (h200:cuda, h200:openmp,
 mi250x:hip): `pk-bench --space all` puts a CPU's and a GPU's records in one folder, and an efficiency
 belongs to one piece of hardware. NAME is the folder's name unless given. --platforms keeps only those
-named, as NAME (all its spaces) or NAME:SPACE (default: all). --history NAME: that folder's records are
-of a machine that can no longer be measured: shown as history, never rated. --peers NAME=DIR: the
+named, as NAME (all its spaces) or NAME:SPACE (default: all). --history NAME: that folder's records
+predate today's pk-bench and were not re-taken: shown as history, never rated. --peers NAME=DIR: the
 records perf/peers/run.py wrote for the platforms of folder NAME (ours and a peer measured side by
 side), the application limits. Efficiency and its limits: perf/pkperf/efficiency.py.
 
@@ -43,7 +43,7 @@ def run():
     parser.add_argument("folders", nargs="+", metavar="[NAME=]FOLDER", help="a folder of one platform's records")
     parser.add_argument("--platforms", help="comma-separated NAME or NAME:SPACE to report on (default: all)")
     parser.add_argument("--history", default="", help="comma-separated folder NAMEs whose records are history: "
-                        "shown, never rated (a machine that can no longer be measured)")
+                        "shown, never rated (records that predate today's pk-bench, not re-taken since)")
     parser.add_argument("--peers", action="append", default=[], metavar="NAME=DIR",
                         help="perf/peers/run.py's records for the platforms of folder NAME")
     parser.add_argument("--threads", metavar="DIR", help="CPU strong scaling from DIR/threads-<N>/ (one OpenMP run "

@@ -159,7 +159,7 @@ markdown = (out / "report.md").read_text()
 check("| amd-box:hip | `" in markdown and "Test AMD GPU (110 CUs" in markdown, "the hip platform's row in report.md")
 check("| amd-box | lbm | 1 | 20 | 20 | 20 |" in markdown, "the hip speed-up row in report.md")
 
-# History: amd-box can no longer be measured: shown with its figures, never rated.
+# History: amd-box's records are not re-taken: shown with its figures, never rated.
 out = OUT / "history"
 result, numbers = report(HERE / "gpu-box", HERE / "amd-box", "--history", "amd-box", "--out", out)
 check(numbers["platforms"] == ["gpu-box:openmp", "gpu-box:cuda"] and
