@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# A platform's bench (every kernel, GPU and CPU, full size) at one commit in two calls of the
+# device tool, each inside its time limit, over a carried staged build (perf/device/stage.sh;
+# PK_DEVICE_BUILD, default build/device):
+#   part 1: the GPU's records of every kernel, then the CPU's: all but LBM fp16
+#   part 2: the CPU's LBM fp16, then, in the time left, the GPU peers (perf/peers/device.sh)
+#   perf/device/platform.sh 1|2 START [LIMIT]
+# START: the call's start (date +%s), taken before the carry is unpacked, so that the stages
+# fit LIMIT seconds (default 540) of the call. Records are written under WORK (PK_PLATFORM_WORK,
+# default /tmp/platform-PART), and after every stage WORK goes into one tarball,
+# $OUT/platform-PART.tgz (else build/platform-PART.tgz): a call stopped at its limit still returns
+# what finished, and the device tool's count of returned files is never reached.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+part=${1:-} start=${2:-}
+limit=${3:-540}
+case "$part" in 1 | 2) ;; *) echo "platform.sh: the part must be 1 or 2" >&2; exit 2 ;; esac
+[[ "$start" =~ ^[0-9]+$ ]] || { echo "platform.sh: START must be the call's start in seconds (date +%s)" >&2; exit 2; }
+[[ "$limit" =~ ^[0-9]+$ ]] || { echo "platform.sh: LIMIT must be a number of seconds" >&2; exit 2; }
+bin=${PK_DEVICE_BUILD:-build/device}
+[ -x "$bin/pk-bench" ] || { echo "platform.sh: no $bin/pk-bench (perf/device/stage.sh, then carry it)" >&2; exit 2; }
+work=${PK_PLATFORM_WORK:-/tmp/platform-$part}
+tarball=${OUT:-$PWD/build}/platform-$part.tgz
+rm -rf "$work" && mkdir -p "$work/bench" "$work/logs" "$(dirname "$tarball")"
+export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export OMP_PROC_BIND=spread OMP_PLACES=threads
+
+left() { echo $((start + limit - $(date +%s))); }
+pack() { tar czf "$tarball.part" -C "$(dirname "$work")" "$(basename "$work")" && mv "$tarball.part" "$tarball"; }
+# stage NAME SECONDS COMMAND...: runs COMMAND under the smaller of SECONDS and the time left,
+# its output in logs/NAME.txt, then packs.
+stage() {
+  local name=$1 seconds=$2
+  shift 2
+  local t
+  t=$(left)
+  [ "$seconds" -lt "$t" ] && t=$seconds
+  if [ "$t" -le 10 ]; then
+    echo "platform.sh: no time left for $name" | tee -a "$work/logs/stages.txt"
+    return
+  fi
+  local began
+  began=$(date +%s)
+  timeout "$t" "$@" >"$work/logs/$name.txt" 2>&1
+  echo "platform.sh: $name: exit $? after $(($(date +%s) - began)) s ($(left) s left)" | tee -a "$work/logs/stages.txt"
+  pack
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv \
+  >"$work/logs/gpu.txt" 2>&1
+lscpu >"$work/logs/lscpu.txt" 2>&1
+pack
+if [ "$part" = 1 ]; then
+  stage bench-gpu 300 env PK_SKIP_TESTS=1 PK_BENCH_SPACE=cuda PK_BENCH_LIMIT=200 \
+    perf/device/run.sh "$work/bench" copy besselk rfilter gbees lbm
+  stage bench-cpu 150 env PK_SKIP_TESTS=1 PK_BENCH_SPACE=openmp PK_BENCH_LIMIT=60 \
+    perf/device/run.sh "$work/bench" copy besselk rfilter gbees
+  stage bench-cpu-lbm "$limit" "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp(32|64)-' \
+    --out "$work/bench"
+else
+  stage bench-cpu-lbm-fp16 240 "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp16-' \
+    --out "$work/bench"
+  stage peers "$limit" perf/peers/device.sh "$work/peers" gbees-cuda:lorenz63 cubesselk babelstream-cuda \
+    babelstream-kokkos
+fi
+echo "platform.sh: part $part done, $(left) s left; records in $tarball"
