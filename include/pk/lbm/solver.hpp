@@ -179,8 +179,7 @@ class Solver {
   // Teams per multiprocessor of the A-A odd step in fp32 arithmetic on GPUs, as
   // Parameters::aa_odd_step_teams asked or pk::autotune chose for the lattice.
   int odd_step_teams() const { return plan_.odd_step_teams(); }
-  // Bytes ahead at which the rows traversal (CPUs) prefetches each direction's lines, as
-  // Parameters::rows_prefetch_bytes asked or pk::autotune chose for the lattice (0: none).
+  // Bytes ahead the rows traversal (CPUs) prefetches its lines (0: none), as asked or autotuned.
   int rows_prefetch_bytes() const { return plan_.rows_prefetch_bytes(); }
 
  private:
