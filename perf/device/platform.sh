@@ -3,7 +3,8 @@
 # device tool, each inside its time limit, over a carried staged build (perf/device/stage.sh;
 # PK_DEVICE_BUILD, default build/device):
 #   part 1: the GPU's records of every kernel, then the CPU's: all but LBM fp16
-#   part 2: the CPU's LBM fp16, then, in the time left, the GPU peers (perf/peers/device.sh)
+#   part 2: the CPU's LBM fp16, K_nu's FP64 operations (perf/device/besselk_ops.sh), then, in
+#           the time left, the GPU peers (perf/peers/device.sh)
 #   perf/device/platform.sh 1|2 START [LIMIT]
 # START: the call's start (date +%s), taken before the carry is unpacked, so that the stages
 # fit LIMIT seconds (default 540) of the call. Records are written under WORK (PK_PLATFORM_WORK,
@@ -60,6 +61,7 @@ if [ "$part" = 1 ]; then
 else
   stage bench-cpu-lbm-fp16 240 "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp16-' \
     --out "$work/bench"
+  stage besselk-ops 120 perf/device/besselk_ops.sh "$work/besselk-ops"
   stage peers "$limit" perf/peers/device.sh "$work/peers" gbees-cuda:lorenz63 cubesselk babelstream-cuda \
     babelstream-kokkos
 fi

@@ -5,5 +5,5 @@ records: the one loader of the JSON records, the bad-input error, a record's fig
   does with its command line and its errors; charts: the one matplotlib set-up.
 efficiency: how a pk-bench record is rated. portability, portability_text, portability_charts:
   the portability report (report.main). limits, plot_results, scaling_report, compare_results,
-  lbm_scaling, besselk_heatmap, index: the other front ends' logic, each with its main().
+  lbm_scaling, besselk_heatmap, besselk_ops, index: the other front ends' logic, each with its main().
 """

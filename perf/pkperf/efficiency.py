@@ -55,8 +55,9 @@ TABLE = [
         "no limit recorded (a paper's time on another GPU is not one)"),
     Row("besselk", r"evaluate", "evals_per_second", "architectural",
         "the FP64 roof: the FP64 rate measured beside it ÷ the FP64 operations an evaluation counts",
-        "FP64 roof not yet recorded: pk-bench records the FP64 rate but not the operations an evaluation "
-        "counts (fp64_ops_per_eval); rated by application efficiency only",
+        "FP64 roof not yet recorded: the record holds the FP64 rate but no count of the operations an "
+        "evaluation takes (fp64_ops_per_eval, which perf/besselk_ops.py writes from Nsight Compute); rated by "
+        "application efficiency only",
         "arithmetic: FP64 rate ÷ FP64 operations per evaluation"),
     Row("besselk", r"evaluate-(gsl|boost)", "evals_per_second", None, "",
         "a reference implementation (GSL, Boost): the best measured on the platform is the application "
