@@ -115,10 +115,17 @@ void check_aa_matches_ab(double tolerance) {
   }
 }
 
+// Half-precision storage: the rows traversal's runs of cells take BGK by opposite pairs, single
+// cells (the cells traversal's, and the rows traversal's boundary cells, which A-A and A-B pick
+// differently) direction by direction, so a cell's float sums may round apart between two runs
+// and flip the last bit of a stored half; at the largest shifted populations here (below 2^-7)
+// that bit is 2^-18, about 3.8e-6.
+constexpr double half_last_bit = 4e-6;
+
 TYPED_TEST(LbmSolver, AAAndABGiveTheSameFields) {
   check_aa_matches_ab<TypeParam, double>(1e-14);
   check_aa_matches_ab<TypeParam, float>(1e-6);
-  check_aa_matches_ab<TypeParam, pk::Binary16>(1e-6);
+  check_aa_matches_ab<TypeParam, pk::Binary16>(half_last_bit);
 }
 
 // Expects advance/check to throw pk::Error whose message holds every part.
@@ -274,7 +281,7 @@ void check_traversals_agree(double tolerance) {
 TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameSteps) {
   check_traversals_agree<TypeParam, double>(1e-14);
   check_traversals_agree<TypeParam, float>(1e-6);
-  check_traversals_agree<TypeParam, pk::Binary16>(1e-6);
+  check_traversals_agree<TypeParam, pk::Binary16>(half_last_bit);
   check_traversals_agree<TypeParam, pk::Compact16>(1e-6);
 }
 
@@ -324,7 +331,7 @@ void check_traversals_agree_periodic(double tolerance) {
 TYPED_TEST(LbmSolver, RowsAndCellsTraversalsTakeTheSameStepsOnAPeriodicBox) {
   check_traversals_agree_periodic<TypeParam, double>(1e-14);
   check_traversals_agree_periodic<TypeParam, float>(1e-6);
-  check_traversals_agree_periodic<TypeParam, pk::Binary16>(1e-6);
+  check_traversals_agree_periodic<TypeParam, pk::Binary16>(half_last_bit);
 }
 
 // An fp16 lattice of long x rows, most of whose warps of cells have no walls, steps in two

@@ -7,11 +7,28 @@
 
 namespace pk::lbm::Details {
 
-// Density excess (rho - 1) and velocity of shifted populations g. Opposite directions are
-// taken in pairs (q odd, q + 1): their sum counts towards the density, their difference
-// towards the momentum, which halves the momentum's additions.
+// Density excess (rho - 1) and velocity of shifted populations g.
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION void moments(const Real (&g)[D3Q19::size], Real& density_excess, Real (&u)[3]) {
+  Real s = 0, jx = 0, jy = 0, jz = 0;
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    s += g[q];
+    if constexpr (D3Q19::cx(q) != 0) jx += D3Q19::cx(q) * g[q];
+    if constexpr (D3Q19::cy(q) != 0) jy += D3Q19::cy(q) * g[q];
+    if constexpr (D3Q19::cz(q) != 0) jz += D3Q19::cz(q) * g[q];
+  });
+  const Real inverse_density = Real(1) / (Real(1) + s);
+  density_excess = s;
+  u[0] = jx * inverse_density;
+  u[1] = jy * inverse_density;
+  u[2] = jz * inverse_density;
+}
+
+// moments() with opposite directions taken in pairs (q odd, q + 1): their sum counts towards
+// the density, their difference towards the momentum, which halves the momentum's additions.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION void moments_paired(const Real (&g)[D3Q19::size], Real& density_excess, Real (&u)[3]) {
   Real s = g[0], jx = 0, jy = 0, jz = 0;
   for_each_direction([&](auto qc) {
     constexpr int q = decltype(qc)::value;
@@ -43,15 +60,28 @@ KOKKOS_FORCEINLINE_FUNCTION Real shifted_equilibrium(Real density_excess, const 
   return w * (density_excess + (Real(1) + density_excess) * (cu + Real(0.5) * cu * cu - three_halves_u2));
 }
 
-// BGK: g_q <- (1 - omega) g_q + omega g_q^eq, omega = 1 / tau. Conserves mass and momentum.
-// The equilibria of opposite directions q, q + 1 share their terms even in c.u and differ
-// in the sign of the odd one; each weight's coefficients are formed once per cell. This is
-// the CPU's work per cell (SIMD lanes of cells), about 160 operations where the equilibrium
-// taken direction by direction needs about 250.
+// BGK: g_q <- g_q + omega (g_q^eq - g_q), omega = 1 / tau. Conserves mass and momentum.
 template <class Real>
 KOKKOS_FORCEINLINE_FUNCTION void collide_bgk(Real (&g)[D3Q19::size], Real omega) {
   Real density_excess, u[3];
   moments(g, density_excess, u);
+  const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for_each_direction([&](auto qc) {
+    constexpr int q = decltype(qc)::value;
+    g[q] += omega * (shifted_equilibrium<Real, q>(density_excess, u, three_halves_u2) - g[q]);
+  });
+}
+
+// collide_bgk() with the equilibria of opposite directions q, q + 1 formed together: they
+// share their terms even in c.u and differ in the sign of the odd one, and each weight's
+// coefficients are formed once per cell: about 160 operations a cell where collide_bgk()
+// takes about 250. The rows traversal's form (SIMD lanes of cells, bound by arithmetic on
+// CPUs); the per-cell kernels keep collide_bgk(), with which the GPU's fp16 A-A step runs
+// faster (docs/lbm.md).
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION void collide_bgk_paired(Real (&g)[D3Q19::size], Real omega) {
+  Real density_excess, u[3];
+  moments_paired(g, density_excess, u);
   const Real density = Real(1) + density_excess;
   const Real three_halves_u2 = Real(1.5) * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
   const Real u3[3] = {Real(3) * u[0], Real(3) * u[1], Real(3) * u[2]};  // c.u3 = 3 c.u

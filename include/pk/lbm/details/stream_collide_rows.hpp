@@ -128,7 +128,7 @@ struct StreamCollideRows {
     for (int l = 0; l < lanes; ++l) {
       Real cell[D3Q19::size];
       for_each_direction([&](auto qc) { cell[decltype(qc)::value] = g[decltype(qc)::value][l]; });
-      collide_bgk(cell, cells.omega);
+      collide_bgk_paired(cell, cells.omega);
       for_each_direction([&](auto qc) { g[decltype(qc)::value][l] = cell[decltype(qc)::value]; });
     }
     for_each_direction([&](auto qc) {
