@@ -223,7 +223,11 @@ def strong_scaling(runs):
 def speedups(platforms):
     """{name: {kernel: summary}} of GPU ÷ CPU throughput over the cases both spaces of a folder ran;
     speed-ups are ratios, so their mean is geometric. The CPU is the folder's openmp space, the GPU
-    its other one (cuda or hip: a build holds one GPU backend); with two, each is NAME:SPACE."""
+    its other one (cuda or hip: a build holds one GPU backend); with two, each is NAME:SPACE.
+    Beside each speed-up, the ratio of the two spaces' measured limits for the case (GPU ÷ CPU):
+    where both are rated, speed-up × CPU efficiency ÷ GPU efficiency (the copy at the case's
+    footprint, the FP64 roof); for the copy probe, the ratio of the two probes' limits. A speed-up
+    more than ABOVE_LIMITS times that ratio is listed, with its measured cause: the two efficiencies."""
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     for p in platforms.values():
         gpus = [g for g in platforms.values() if g["name"] == p["name"] and g["space"] != "openmp"]
@@ -231,13 +235,40 @@ def speedups(platforms):
             name = p["name"] if len(gpus) == 1 else f"{p['name']}:{gpu['space']}"
             # Sorted: a set's order changes between runs, and with it the mean's last digits.
             for key in sorted(p["cases"].keys() & gpu["cases"].keys()):
-                cpu_value, gpu_value = p["cases"][key]["value"], gpu["cases"][key]["value"]
-                if min(cpu_value, gpu_value) > 0:
-                    ratios[name][key[0]].append(gpu_value / cpu_value if p["cases"][key]["higher"]
-                                                else cpu_value / gpu_value)
-    return {name: {k: {"cases": len(v), "geometric_mean": geometric_mean(v),
-                       "lowest": min(v), "highest": max(v)} for k, v in sorted(by.items())}
-            for name, by in sorted(ratios.items())}
+                cpu, on_gpu = p["cases"][key], gpu["cases"][key]
+                if min(cpu["value"], on_gpu["value"]) > 0:
+                    speedup = on_gpu["value"] / cpu["value"] if cpu["higher"] else cpu["value"] / on_gpu["value"]
+                    ratios[name][key[0]].append((key[1], speedup, limits_ratio(p, gpu, key, speedup)))
+    return {name: {k: speedup_summary(v) for k, v in sorted(by.items())} for name, by in sorted(ratios.items())}
+
+
+ABOVE_LIMITS = 1.1  # a speed-up above the limits' ratio by more than the spread a record may have
+
+
+def probe_limit(platform):
+    moved = [e["moved_gbs"] for e in platform["cases"].values() if e["moved_gbs"]]
+    return max(moved) if moved else None
+
+
+def limits_ratio(cpu, gpu, key, speedup):
+    """GPU ÷ CPU of the limits the case is rated against, and the two efficiencies; None without both."""
+    a, b = cpu["cases"][key]["architectural"], gpu["cases"][key]["architectural"]
+    if a and b:
+        return {"ratio": speedup * a / b, "cpu_efficiency": a, "gpu_efficiency": b}
+    if cpu["cases"][key]["row"].kind == "probe" and probe_limit(cpu) and probe_limit(gpu):
+        return {"ratio": probe_limit(gpu) / probe_limit(cpu), "cpu_efficiency": None, "gpu_efficiency": None}
+    return None
+
+
+def speedup_summary(cases):
+    values = [s for _, s, _ in cases]
+    limited = [(c, s, lim) for c, s, lim in cases if lim]
+    return {"cases": len(values), "geometric_mean": geometric_mean(values), "lowest": min(values),
+            "highest": max(values),
+            "limits_ratio": geometric_mean([lim["ratio"] for _, _, lim in limited]) if limited else None,
+            "cases_with_limits": len(limited),
+            "above_limits": [{"case": c, "speedup": s, **lim} for c, s, lim in limited
+                             if s > ABOVE_LIMITS * lim["ratio"]]}
 
 
 def read_limits(paths):

@@ -4,7 +4,7 @@ import re
 
 from . import records
 from .efficiency import PEERS, TABLE, application, host
-from .portability import natural, short, threads
+from .portability import ABOVE_LIMITS, natural, short, threads
 
 
 def scaling_section(scaling, runs, folder, charts):
@@ -279,13 +279,35 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
     lines += ["## CPU vs GPU speed-up", ""]
     if speedup:
         lines += ["GPU ÷ CPU throughput on the cases both spaces of a folder ran (for a time: CPU time ÷ GPU "
-                  "time); higher = GPU faster. A folder of history is marked so.", "",
-                  "| folder | kernel | cases | geometric mean (higher = GPU faster) | lowest | highest |",
-                  "|---|---|---|---|---|---|"]
+                  "time); higher = GPU faster. A folder of history is marked so. Beside it, the ratio of the two "
+                  "spaces' limits for the same cases, GPU ÷ CPU (geometric mean over the cases rated on both: the "
+                  "copy at the case's footprint for lbm and rfilter, the FP64 roof for besselk, the copy probe for "
+                  "copy, whose speed-up compares counted bytes, which leave out the write-allocate a CPU pays: see "
+                  "the copy probe; gbees and the 1-D filter have none): a speed-up above it means the CPU runs "
+                  "further from its limit than the GPU. Cases above it by more than "
+                  f"{(ABOVE_LIMITS - 1) * 100:.0f} % are listed below the table with that measured cause.", "",
+                  "| folder | kernel | cases | geometric mean (higher = GPU faster) | lowest | highest | "
+                  "limits' ratio (cases) | above it |",
+                  "|---|---|---|---|---|---|---|---|"]
         history_names = {p["name"] for p in history.values()}
-        lines += [f"| {name}{' (history)' if name.split(':')[0] in history_names else ''} | {k} | {s['cases']} | "
-                  f"{s['geometric_mean']:.3g} | {s['lowest']:.3g} | {s['highest']:.3g} |"
+
+        def folder(name):
+            return f"{name}{' (history)' if name.split(':')[0] in history_names else ''}"
+
+        lines += [f"| {folder(name)} | {k} | {s['cases']} | {s['geometric_mean']:.3g} | {s['lowest']:.3g} | "
+                  f"{s['highest']:.3g} | "
+                  + (f"{s['limits_ratio']:.3g} ({s['cases_with_limits']})" if s["limits_ratio"] else "none measured")
+                  + f" | {len(s['above_limits'])} |"
                   for name, by_kernel in speedup.items() for k, s in by_kernel.items()]
+        above = [(name, k, s["above_limits"]) for name, by_kernel in speedup.items() for k, s in by_kernel.items()
+                 if s["above_limits"]]
+        if above:
+            lines += ["", "Speed-ups above the limits' ratio (case: speed-up vs the ratio; the cause, each side's "
+                      "efficiency against its own limit):", ""]
+            lines += [f"- {folder(name)} {k}: " + "; ".join(
+                f"{a['case']} {a['speedup']:.3g} vs {a['ratio']:.3g}"
+                + (f" (CPU {a['cpu_efficiency']:.2f}, GPU {a['gpu_efficiency']:.2f})" if a["cpu_efficiency"] else "")
+                for a in cases) for name, k, cases in above]
         lines += ["", f"![CPU vs GPU speed-up]({charts['speedup']})"]
     else:
         lines.append("No folder holds both an openmp and a GPU (cuda or hip) record of the same case.")

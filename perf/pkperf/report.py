@@ -132,8 +132,10 @@ def run():
                       f"{kind} Φ {k:8}: not stated (no case rated on every platform measured)")
     for name, by_kernel in speedup.items():
         for k, s in by_kernel.items():
+            beside = (f"; limits' ratio {s['limits_ratio']:.3g}, {len(s['above_limits'])} of "
+                      f"{s['cases_with_limits']} cases above it" if s["limits_ratio"] else "")
             print(f"GPU ÷ CPU throughput on {name}, {k:8} = {s['geometric_mean']:.3g} (geometric mean of "
-                  f"{s['cases']} cases; higher = GPU faster)")
+                  f"{s['cases']} cases; higher = GPU faster{beside})")
     for k, by_kernel in scaling["kernels"].items() if scaling else ():
         n, mean = max(by_kernel["geometric_mean"].items())
         print(f"CPU strong scaling, {k:8}: speed-up {mean['speedup']:.3g} at {n} threads over {min(runs)} "

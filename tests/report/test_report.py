@@ -117,7 +117,13 @@ check(same(speedup["copy"]["geometric_mean"], 1800 / 60), "copy speed-up")
 rfilter = speedup["rfilter"]  # times: CPU time ÷ GPU time; field 0.02/0.001 = 20, line 8e-5/4e-5 = 2
 check(same(rfilter["geometric_mean"], math.sqrt(20 * 2)) and same(rfilter["lowest"], 2)
       and same(rfilter["highest"], 20), f"rfilter speed-up {rfilter}")
-check("| gpu-box | lbm | 1 | 40 | 40 | 40 |" in markdown, "the lbm speed-up row in report.md")
+check("| gpu-box | lbm | 1 | 40 | 40 | 40 | 20 (1) | 1 |" in markdown, "the lbm speed-up row in report.md")
+# Beside it the limits' ratio: 40 x the CPU's 0.4 ÷ the GPU's 0.8 = 20, so the speed-up is above it,
+# listed with the two efficiencies; the copy's limits are the probes': 1800 ÷ (60 x 1.5 moved) = 20.
+check(same(speedup["lbm"]["limits_ratio"], 20) and speedup["lbm"]["above_limits"] and
+      same(speedup["lbm"]["above_limits"][0]["cpu_efficiency"], 0.4), f"lbm limits' ratio {speedup['lbm']}")
+check("- gpu-box lbm: aa-fp32-64 40 vs 20 (CPU 0.40, GPU 0.80)" in markdown, "the speed-up above it, with its cause")
+check(same(speedup["copy"]["limits_ratio"], 20), f"the copy probes' ratio {speedup['copy']}")
 check("GPU ÷ CPU throughput" in markdown and "higher = GPU faster" in markdown, "the speed-up's direction")
 row = "| field64-x | wall_seconds (lower = better) | memory: the time to read and write the field at the copy " \
       "bandwidth | 1.250 · 0.02 | 0.600 · 0.001 | — |"
