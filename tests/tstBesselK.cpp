@@ -27,7 +27,7 @@ struct Evaluated {
   std::vector<double> k_alone;   // bessel_k()
 };
 
-// evaluate(nu[i], x[i]) and bessel_k(nu[i], x[i]) for every i, on Space.
+// evaluate(nu[i], x[i]) and bessel_k(nu[i], x[i]) for every i, on Space (its form of K_nu).
 template <class Space>
 Evaluated evaluate_on(const Space& space, const std::vector<double>& nu, const std::vector<double>& x) {
   const long n = static_cast<long>(nu.size());
@@ -41,7 +41,7 @@ Evaluated evaluate_on(const Space& space, const std::vector<double>& nu, const s
   bk::evaluate_all(space, dnu, dx, log_k, k);
   Kokkos::parallel_for(
       "pk::test::bessel_k", Kokkos::RangePolicy<Space>(space, 0, n),
-      KOKKOS_LAMBDA(const long i) { k_alone(i) = bk::bessel_k(dnu(i), dx(i)); });
+      KOKKOS_LAMBDA(const long i) { k_alone(i) = bk::bessel_k<Space>(dnu(i), dx(i)); });
   const auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, log_k);
   const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k);
   const auto hk_alone = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k_alone);

@@ -101,7 +101,7 @@ struct BesselKBench {
     const RepeatedSeconds timed = repeated_seconds(space, repeats, [&] {
       Kokkos::parallel_for(
           "pk::bench::besselk::evaluate", Kokkos::RangePolicy<Space>(space, 0, points),
-          KOKKOS_LAMBDA(const long i) { k(i) = bk::bessel_k(nu(i), x(i)); });
+          KOKKOS_LAMBDA(const long i) { k(i) = bk::bessel_k<Space>(nu(i), x(i)); });
     });
     const double seconds = timed.median;
     const double ours = points / seconds;

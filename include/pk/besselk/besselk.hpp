@@ -8,8 +8,10 @@
 //                    recurrence in the order (Campbell 1980) up to nu; at 1 < x <= 2 the
 //                    series loses ~5e-15 (measured), the integral does not;
 //   1 < x < 25       the integral of exp(-x cosh t) cosh(nu t) over the fixed range [0, 5]
-//                    in 8 bins, a local maximum per bin, log-sum-exp (the paper's refined
-//                    Takekawa algorithm, eq. 8);
+//                    in bins, a local maximum per bin, log-sum-exp (the paper's refined
+//                    Takekawa algorithm, eq. 8): 5 bins of 8 nodes in SIMD lanes for a
+//                    host space's kernels, 8 bins of 5 summed node after node for a GPU's
+//                    (details/integral.hpp), chosen by the space template argument;
 //   x >= 25          Hankel's asymptotic expansion (the integral's fixed step would need
 //                    to shrink like 1/sqrt(x) there).
 // Above nu = direct_max_order the last two paths give K_mu and K_{mu+1} (mu = nu - round(nu))
@@ -20,12 +22,15 @@
 // has not been checked. Within the region K may overflow to +inf (e.g. nu = 50, x = 1e-6,
 // where K is about 1e377) or underflow to 0 (x > 745), as the true value does; log K stays
 // finite there. Accuracy against mpmath, and the cost of each path: docs/besselk.md.
+// evaluate, bessel_k and log_bessel_k take the execution space whose kernels call them as an
+// optional template argument (bessel_k<Space>(nu, x)): without it, the GPU's form.
 #include <pk/besselk/details/asymptotic.hpp>
 #include <pk/besselk/details/half_integer.hpp>
 #include <pk/besselk/details/integral.hpp>
 #include <pk/besselk/details/temme.hpp>
 #include <pk/core/checks.hpp>
 #include <pk/core/error.hpp>
+#include <pk/core/spaces.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -62,23 +67,31 @@ constexpr double direct_max_order = 5.0;
 
 namespace Details {
 
+// The integral path's node sum for the kernels of ExecutionSpace: in SIMD lanes where threads
+// are a host's cores, node after node where they run in lockstep (a GPU thread per point).
+template <class ExecutionSpace>
+constexpr NodeSum node_sum_for = SpaceTraits<ExecutionSpace>::lockstep_threads > 1 ? NodeSum::running : NodeSum::lanes;
+template <>
+constexpr NodeSum node_sum_for<void> = NodeSum::running;
+
 // K_nu(x), and log K_nu(x) where `wanted` asks for it: the paths as listed above.
-template <Wanted wanted>
+template <Wanted wanted, NodeSum sum>
 KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
   const Path path = path_for(nu, x);
   if (path == Path::invalid) return {NAN, NAN};
   if (is_half_integer_order(nu)) return bessel_k_half_integer<wanted>(static_cast<int>(nu), x);
   if (path == Path::series) return bessel_k_small_x<wanted>(nu, x);
   if (nu <= direct_max_order)
-    return path == Path::integral ? bessel_k_integral<wanted>(nu, x) : bessel_k_asymptotic<wanted>(nu, x);
+    return path == Path::integral ? bessel_k_integral<wanted, sum>(nu, x) : bessel_k_asymptotic<wanted>(nu, x);
   // Where K_mu underflows (x > ~700) the recurrence starts from log K_mu and takes the ratio
   // from the logs, so both orders come with their logs.
   constexpr Wanted both = Wanted::log_and_value;
   const int steps = static_cast<int>(nu + 0.5);
   const double mu = nu - steps;
   const auto lower =
-      path == Path::integral ? bessel_k_integral<both>(::fabs(mu), x) : bessel_k_asymptotic<both>(::fabs(mu), x);
-  const auto upper = path == Path::integral ? bessel_k_integral<both>(mu + 1, x) : bessel_k_asymptotic<both>(mu + 1, x);
+      path == Path::integral ? bessel_k_integral<both, sum>(::fabs(mu), x) : bessel_k_asymptotic<both>(::fabs(mu), x);
+  const auto upper =
+      path == Path::integral ? bessel_k_integral<both, sum>(mu + 1, x) : bessel_k_asymptotic<both>(mu + 1, x);
   // The ratio from the values while they are normal doubles (a difference of logs
   // would lose |log K| eps), from the logs where K underflows (x > ~700).
   const double ratio = lower.value > 1e-300 ? upper.value / lower.value : ::exp(upper.log_value - lower.log_value);
@@ -88,16 +101,21 @@ KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
 }  // namespace Details
 
 // log K_nu(x) and K_nu(x) together.
+template <class ExecutionSpace = void>
 KOKKOS_INLINE_FUNCTION BesselK evaluate(double nu, double x) {
-  const auto r = Details::evaluate<Details::Wanted::log_and_value>(nu, x);
+  const auto r = Details::evaluate<Details::Wanted::log_and_value, Details::node_sum_for<ExecutionSpace>>(nu, x);
   return {r.log_value, r.value};
 }
 
 // K_nu(x) alone: the paths skip the logs that evaluate() also forms.
+template <class ExecutionSpace = void>
 KOKKOS_INLINE_FUNCTION double bessel_k(double nu, double x) {
-  return Details::evaluate<Details::Wanted::value>(nu, x).value;
+  return Details::evaluate<Details::Wanted::value, Details::node_sum_for<ExecutionSpace>>(nu, x).value;
 }
-KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) { return evaluate(nu, x).log_value; }
+template <class ExecutionSpace = void>
+KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) {
+  return evaluate<ExecutionSpace>(nu, x).log_value;
+}
 
 // log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory.
 template <class ExecutionSpace, class Orders, class Arguments, class Values>
@@ -109,7 +127,7 @@ void evaluate_all(const ExecutionSpace& space, const Orders& nu, const Arguments
   Kokkos::parallel_for(
       "pk::besselk::evaluate_all", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nu.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i) {
-        const BesselK r = evaluate(nu(i), x(i));
+        const BesselK r = evaluate<ExecutionSpace>(nu(i), x(i));
         log_k(i) = r.log_value;
         k(i) = r.value;
       });

@@ -32,6 +32,8 @@ inline void check_parameters(const MaternParameters& p) {
 }
 
 // The kernel as a small value type for device code; the normalisation is taken on the host.
+// ExecutionSpace: the space whose kernels evaluate it (K_nu's form for it, besselk.hpp).
+template <class ExecutionSpace = void>
 struct MaternKernel {
   double variance, inverse_range, nu, log_scale, scale;  // log_scale = log(2^{1-nu} / Gamma(nu))
 
@@ -47,7 +49,7 @@ struct MaternKernel {
   KOKKOS_INLINE_FUNCTION double operator()(double r) const {
     if (r == 0) return variance;  // the limit: x^nu K_nu(x) -> 2^{nu-1} Gamma(nu)
     const double x = r * inverse_range;
-    const BesselK k = evaluate(nu, x);
+    const BesselK k = evaluate<ExecutionSpace>(nu, x);
     // Values where K is a normal double (no cancellation of nu log x against log K at
     // small x); logs where it overflows (high nu, tiny x) or underflows (far apart).
     if (k.value > 1e-300 && k.value < 1e300) return variance * scale * ::pow(x, nu) * k.value;
@@ -83,7 +85,7 @@ DeviceLocations<ExecutionSpace> to_space(const ExecutionSpace& space, const Loca
 template <class ExecutionSpace>
 void generate_covariance(const ExecutionSpace& space, const DeviceLocations<ExecutionSpace>& s,
                          const MaternParameters& p, const Matrix<ExecutionSpace>& c) {
-  const MaternKernel kernel(p);
+  const MaternKernel<ExecutionSpace> kernel(p);
   const long n = static_cast<long>(s.x.extent(0));
   require(c.extent(0) == static_cast<std::size_t>(n) && c.extent(1) == static_cast<std::size_t>(n),
           "generate_covariance: matrix must be n x n");

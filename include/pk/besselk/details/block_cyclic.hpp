@@ -25,7 +25,7 @@ template <class ExecutionSpace>
 void generate_local_covariance(const ExecutionSpace& space, const CyclicAxis& rows, const CyclicAxis& cols,
                                const DeviceLocations<ExecutionSpace>& s, const MaternParameters& p,
                                const Matrix<ExecutionSpace>& c) {
-  const MaternKernel kernel(p);
+  const MaternKernel<ExecutionSpace> kernel(p);
   const long local_rows = rows.size;
   const auto x = s.x, y = s.y;
   Kokkos::parallel_for(

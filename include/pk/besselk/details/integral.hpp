@@ -15,13 +15,20 @@
 
 namespace pk::besselk::Details {
 
-// Fixed range [0, 5] in 8 bins of 5 steps (h = 1/8): for 1 < x < 25 and nu <= 5 (higher
-// orders come by recurrence from |mu| <= 1/2 and mu + 1) the integrand at t = 5 is below
-// 1e-20 of its peak and the step error below 1e-15; 6 bins lose 1.7e-13 (measured against
+// Fixed range [0, 5] in 40 steps (h = 1/8): for 1 < x < 25 and nu <= 5 (higher orders come
+// by recurrence from |mu| <= 1/2 and mu + 1) the integrand at t = 5 is below 1e-20 of its
+// peak and the step error below 1e-15; the range cut to 3.75 loses 1.7e-13 (measured against
 // mpmath).
 constexpr double integral_upper_bound = 5.0;
-constexpr int integral_bins = 8;
-constexpr int integral_steps_per_bin = 5;
+constexpr int integral_nodes = 40;
+// How a bin's nodes are summed, chosen by the space that evaluates (besselk.hpp):
+//   running  8 bins of 5, node after node with a running damping factor: the fewest live
+//            values, for a GPU thread that takes one point (its registers set the occupancy);
+//   lanes    5 bins of 8, each node's term formed apart, then summed in pairs: independent
+//            lanes that a compiler takes SIMD-wide across a point's nodes, for CPUs.
+enum class NodeSum { running, lanes };
+template <NodeSum sum>
+constexpr int integral_steps_per_bin = sum == NodeSum::lanes ? 8 : 5;
 // A bin whose largest node lies this far below the largest so far, past the integrand's
 // peak, ends the sum: it and the later nodes would add less than 2e-20 of it (40 nodes of
 // at most e^-50 of the largest term).
@@ -54,10 +61,13 @@ KOKKOS_INLINE_FUNCTION double exp_nonpositive(double a) {
 // The nodes are fixed, so 2 sinh^2(t_j / 2) = cosh t_j - 1 is a table (mpmath, rounded),
 // and each node costs one exp. g is concave (g'' = -x cosh t), so once it falls within a
 // bin it falls at every later node: the sum stops at the first such bin that is negligible
-// (3 or 4 of the 8 bins are summed at x = 25, 7 at x = 2, all 8 near x = 1).
-template <Wanted wanted>
+// (running: 3 or 4 of the 8 bins are summed at x = 25, 7 at x = 2, all 8 near x = 1; lanes: 2
+// of the 5 at x = 25, 4 at x = 2, all 5 near x = 1).
+template <Wanted wanted, NodeSum sum = NodeSum::running>
 KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
-  constexpr int nodes = integral_bins * integral_steps_per_bin;
+  constexpr int nodes = integral_nodes, steps = integral_steps_per_bin<sum>, bins = nodes / steps;
+  static_assert(bins * steps == nodes && (sum == NodeSum::running || (steps & (steps - 1)) == 0),
+                "whole bins; lanes summed in pairs need a power of two");
   static_assert(nodes == 40, "the table below holds 2 sinh^2(j h / 2) for h = 1/8, j < 40");
   constexpr double cosh_minus_one[nodes] = {0.0,
                                             0.00782267782571086,
@@ -101,24 +111,39 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
                                             64.49089415251873};
   const double h = integral_upper_bound / nodes;
   const double damping_step = ::exp(-2 * nu * h);  // e^{-2 nu h}
-  double total_max = 0, total_sum = 0;             // running log-sum-exp over the bins
-  for (int bin = 0; bin < integral_bins; ++bin) {
-    const int first = bin * integral_steps_per_bin;
-    double g[integral_steps_per_bin];
+  double damping_steps[steps] = {};                // lanes: e^{-2 nu j h}, a node's damping against its bin's first
+  if constexpr (sum == NodeSum::lanes) {
+    damping_steps[0] = 1.0;
+    for (int j = 1; j < steps; ++j) damping_steps[j] = damping_steps[j - 1] * damping_step;
+  }
+  double total_max = 0, total_sum = 0;  // running log-sum-exp over the bins
+  for (int bin = 0; bin < bins; ++bin) {
+    const int first = bin * steps;
+    double g[steps];
     double local_max = -HUGE_VAL;
-    for (int j = 0; j < integral_steps_per_bin; ++j) {
+    for (int j = 0; j < steps; ++j) {
       g[j] = -x * cosh_minus_one[first + j] + nu * ((first + j) * h);
       local_max = g[j] > local_max ? g[j] : local_max;
     }
     if (bin > 0 && g[1] < g[0] && local_max < total_max - integral_negligible) break;
-    double damping = bin == 0 ? 1.0 : exp_nonpositive(-2 * nu * first * h);  // e^{-2 nu t} at the bin's first node
+    const double damping = bin == 0 ? 1.0 : exp_nonpositive(-2 * nu * first * h);  // e^{-2 nu t}, the first node
     double bin_sum = 0;
-    for (int j = 0; j < integral_steps_per_bin; ++j) {
-      const double weight = (first + j == 0) ? 0.5 : 1.0;  // trapezoid end at t = 0
-      bin_sum += weight * exp_nonpositive(g[j] - local_max) * (1 + damping);
-      damping *= damping_step;
+    if constexpr (sum == NodeSum::lanes) {
+      double term[steps];
+      for (int j = 0; j < steps; ++j) term[j] = exp_nonpositive(g[j] - local_max) * (1 + damping * damping_steps[j]);
+      if (bin == 0) term[0] *= 0.5;  // trapezoid end at t = 0
+      for (int width = steps / 2; width > 0; width /= 2)
+        for (int j = 0; j < width; ++j) term[j] += term[j + width];
+      bin_sum = 0.5 * term[0];
+    } else {
+      double node_damping = damping;
+      for (int j = 0; j < steps; ++j) {
+        const double weight = (first + j == 0) ? 0.5 : 1.0;  // trapezoid end at t = 0
+        bin_sum += weight * exp_nonpositive(g[j] - local_max) * (1 + node_damping);
+        node_damping *= damping_step;
+      }
+      bin_sum *= 0.5;
     }
-    bin_sum *= 0.5;
     if (bin == 0) {  // the first bin sets the scale
       total_sum = bin_sum;
       total_max = local_max;
