@@ -160,4 +160,4 @@ def application(comparisons):
     worst = min(comparisons, key=lambda c: c["ours"] / c["peer_figure"])
     ratio = worst["ours"] / worst["peer_figure"]
     return {"efficiency": min(1.0, ratio), "best": worst["peer"] if ratio < 1 else "ours",
-            "ratio": ratio, "peers": sorted({c["peer"] for c in comparisons})}
+            "ratio": ratio, "peers": sorted({c["peer"] for c in comparisons}), "against": worst}

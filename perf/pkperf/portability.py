@@ -105,7 +105,14 @@ def read_peers(name, folder, platforms, skipped):
         rate = (lambda v: v) if records.higher_is_better(record) else (lambda v: 1 / v)  # compared as rates
         platform["comparisons"].setdefault((kernel, case), []).append(
             {"peer": peer, "peer_figure": rate(theirs["median"]), "ours": rate(ours["median"]), "commit": commit,
-             "source": f"perf/peers/run.py, {record.get('unit', '')} medians, interleaved"})
+             "source": f"perf/peers/run.py, {record.get('unit', '')} medians, interleaved", "record": path.as_posix()})
+
+
+def peer_wins(platforms):
+    """[(platform, kernel, case, application)] of the cases where an implementation measured beside
+    ours is faster: the next work."""
+    return [(n, k, c, found) for n, p in platforms.items() for (k, c), comparisons in sorted(p["comparisons"].items())
+            if (found := application(comparisons)) and found["ratio"] < 1]
 
 
 def rate(platforms):

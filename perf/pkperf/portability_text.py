@@ -4,7 +4,7 @@ import re
 
 from . import records
 from .efficiency import PEERS, TABLE, application, host
-from .portability import ABOVE_LIMITS, natural, short, threads
+from .portability import ABOVE_LIMITS, natural, peer_wins, short, threads
 
 
 def scaling_section(scaling, runs, folder, charts):
@@ -270,6 +270,15 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
               + (f"Peer records read: {', '.join(f'`{f}`' for f in peers_read)}." if peers_read else
                  "No peer records were given (`--peers`): the peers of perf/peers/run.py are not yet measured."), ""]
     lines += phi_table("application", summaries["application"], names, application_words)
+    wins = peer_wins(platforms)
+    if wins:
+        lines += ["", "Where an implementation measured beside ours is faster, the next work (each case: how much "
+                  "faster, ours' application efficiency, and the record that measured both; what differs between the "
+                  "two runs and what is known of the cause are in that record and its folder's README):", ""]
+        lines += [f"- {n} {k} `{c}`: {f['best']} {1 / f['ratio']:.3g}x ours ({f['ratio']:.3f}), "
+                  + (f"`{f['against']['record']}`" if f["against"].get("record") else
+                     f"pk-bench's {f['best']} record beside ours in `{platforms[n]['folder']}`, the same run")
+                  for n, k, c, f in wins]
     if "phi" in charts:
         lines += ["", f"![efficiency and Φ per kernel, kind and platform]({charts['phi']})"]
     lines += ["", *spread_section(platforms)]

@@ -230,6 +230,11 @@ check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 
 check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in markdown, "an unknown peer: left out")
 check("application 0.600 (vs CuBesselK)" in markdown, "the application efficiency in the case's cell")
 check("Peer records read: `" in markdown, "the peers folder named")
+# Where a peer is faster, the report says so, by how much, and where it was measured: the next work.
+check("- gpu-box:cuda gbees `lorenz63`: gbees-cuda 1.25x ours (0.800), `" in markdown
+      and "mixed-peers/gbees-cuda-lorenz63.json`" in markdown, "gbees-cuda faster: named, with its record")
+check("- gpu-box:openmp besselk `evaluate`: GSL 1.25x ours (0.800), pk-bench's GSL record beside ours" in markdown,
+      "GSL faster on the host: named, the same pk-bench run")
 check("gbees-c-lorenz63-1thread.json`: ours on one thread beside a serial peer" in markdown,
       "ours on one thread beside GBEES in C: not rated, said why")
 
