@@ -35,6 +35,9 @@ def geometric_mean(values):
     return math.exp(sum(map(math.log, values)) / len(values))
 
 
+MIN_REPEATS = 5  # a rated figure is the median of at least this many timed repeats
+
+
 def read_folder(name, folder, skipped):
     """{NAME:SPACE: {"device", "cases": {(kernel, case): entry}}} from one folder's *.json."""
     folder, platforms = pathlib.Path(folder), {}
@@ -48,6 +51,11 @@ def read_folder(name, folder, skipped):
         row = row_of(*key)
         if row is None:
             skipped.append((path, "no entry in the efficiency table (not a pk-bench figure)"))
+            continue
+        repeats = number(metrics, "repeats")
+        if repeats is not None and repeats < MIN_REPEATS:  # e.g. the case a signal cut short
+            skipped.append((path, f"{repeats:.0f} timed repeat{'s' if repeats != 1 else ''}, fewer than the "
+                                  f"{MIN_REPEATS} a rated figure is the median of: re-take it"))
             continue
         figure = records.figure(record)
         value = number(metrics, figure)

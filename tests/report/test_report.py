@@ -188,6 +188,11 @@ for path in (HERE / "gpu-box").glob("*.json"):
     if path.name == "besselk-evaluate-cuda.json":
         record["metrics"]["fp64_ops_per_eval"] = 1000.0  # roof 5e4 GFLOP/s ÷ 1000 = 5e10 evals/s
     write(mixed, path.name, record)
+# A run stopped by a signal writes its last case with the repeats it had: left out, said why.
+stopped = json.loads((HERE / "gpu-box" / "lbm-aa-fp32-64-openmp.json").read_text())
+stopped.update(case="aa-fp32-128", interrupted=True)
+stopped["metrics"]["repeats"] = 1
+write(mixed, "lbm-aa-fp32-128-openmp.json", stopped)
 write(peers, "cubesselk-evaluate-2000000.json",
       {"comparison": "cubesselk", "case": "evaluate-2000000", "space": "cuda", "unit": "evaluations/s",
        "peer": {"name": "cubesselk", "stats": {"median": 2e9, "n": 5}}, "errors": [],
@@ -230,6 +235,8 @@ check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 
 check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in markdown, "an unknown peer: left out")
 check("application 0.600 (vs CuBesselK)" in markdown, "the application efficiency in the case's cell")
 check("Peer records read: `" in markdown, "the peers folder named")
+check("lbm-aa-fp32-128-openmp.json`: 1 timed repeat, fewer than the 5 a rated figure is the median of" in markdown,
+      "a record of one repeat: left out, said why")
 # Where a peer is faster, the report says so, by how much, and where it was measured: the next work.
 check("- gpu-box:cuda gbees `lorenz63`: gbees-cuda 1.25x ours (0.800), `" in markdown
       and "mixed-peers/gbees-cuda-lorenz63.json`" in markdown, "gbees-cuda faster: named, with its record")
