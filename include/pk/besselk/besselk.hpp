@@ -70,9 +70,10 @@ namespace Details {
 // The integral path's node sum for the kernels of ExecutionSpace: in SIMD lanes where threads
 // are a host's cores, node after node where they run in lockstep (a GPU thread per point).
 template <class ExecutionSpace>
-constexpr NodeSum node_sum_for = SpaceTraits<ExecutionSpace>::lockstep_threads > 1 ? NodeSum::running : NodeSum::lanes;
+inline constexpr NodeSum node_sum_for =
+    SpaceTraits<ExecutionSpace>::lockstep_threads > 1 ? NodeSum::running : NodeSum::lanes;
 template <>
-constexpr NodeSum node_sum_for<void> = NodeSum::running;
+inline constexpr NodeSum node_sum_for<void> = NodeSum::running;
 
 // K_nu(x), and log K_nu(x) where `wanted` asks for it: the paths as listed above.
 template <Wanted wanted, NodeSum sum>
