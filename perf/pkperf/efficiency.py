@@ -86,6 +86,18 @@ def number(metrics, key):
     return value if type(value) in (int, float) and math.isfinite(value) else None
 
 
+MIN_REPEATS = 5  # a rated figure is the median of at least this many timed repeats
+
+
+def too_few_repeats(metrics):
+    """Why a record's figure is not rated for its repeats (e.g. the case a signal cut short), or None."""
+    repeats = number(metrics, "repeats")
+    if repeats is None or repeats >= MIN_REPEATS:
+        return None
+    return (f"{repeats:.0f} timed repeat{'s' if repeats != 1 else ''}, fewer than the {MIN_REPEATS} a rated figure is "
+            "the median of")
+
+
 def moved_gbs(case, space, metrics):
     """A copy probe's bandwidth at the bytes it moves: a copy to another array on a host space
     pays write-allocate (copy_bytes_per_element, where recorded, says what it moved)."""

@@ -14,7 +14,8 @@ import pathlib
 
 from . import charts, cli, records
 from .charts import plt
-from .efficiency import application, architectural, library_comparisons, moved_gbs, peers_of, row_of
+from .efficiency import application, architectural, library_comparisons, moved_gbs, peers_of, row_of, \
+    too_few_repeats
 from .files import save_text
 from .portability import natural
 from .records import Error
@@ -57,6 +58,8 @@ def rate(kernels):
             row = row_of(*key)
             if row is None:
                 r["rated"] = (None, "no limit recorded (a case the report does not know)")
+            elif too_few_repeats(r["metrics"]):
+                r["rated"] = (None, too_few_repeats(r["metrics"]))
             elif row.kind == "probe":
                 moved = moved_gbs(key[1], space, r["metrics"])
                 r["rated"] = (moved / best_copy if moved and best_copy else None,

@@ -8,7 +8,7 @@ import re
 
 from . import records
 from .efficiency import COMPARISONS, PEER_CASES, TABLE, application, architectural, library_comparisons, moved_gbs, number, \
-    peers_of, row_of
+    peers_of, row_of, too_few_repeats
 from .records import Error
 
 KINDS = ("architectural", "application")
@@ -35,9 +35,6 @@ def geometric_mean(values):
     return math.exp(sum(map(math.log, values)) / len(values))
 
 
-MIN_REPEATS = 5  # a rated figure is the median of at least this many timed repeats
-
-
 def read_folder(name, folder, skipped):
     """{NAME:SPACE: {"device", "cases": {(kernel, case): entry}}} from one folder's *.json."""
     folder, platforms = pathlib.Path(folder), {}
@@ -52,10 +49,9 @@ def read_folder(name, folder, skipped):
         if row is None:
             skipped.append((path, "no entry in the efficiency table (not a pk-bench figure)"))
             continue
-        repeats = number(metrics, "repeats")
-        if repeats is not None and repeats < MIN_REPEATS:  # e.g. the case a signal cut short
-            skipped.append((path, f"{repeats:.0f} timed repeat{'s' if repeats != 1 else ''}, fewer than the "
-                                  f"{MIN_REPEATS} a rated figure is the median of: re-take it"))
+        few = too_few_repeats(metrics)
+        if few:
+            skipped.append((path, few + ": re-take it"))
             continue
         figure = records.figure(record)
         value = number(metrics, figure)
@@ -261,6 +257,7 @@ ABOVE_LIMITS = 1.1  # a speed-up above the limits' ratio by more than the spread
 
 
 def probe_limit(platform):
+    """The copy probe's limit on PLATFORM: the best of its copies at the bytes each moves; None without one."""
     moved = [e["moved_gbs"] for e in platform["cases"].values() if e["moved_gbs"]]
     return max(moved) if moved else None
 
@@ -270,8 +267,10 @@ def limits_ratio(cpu, gpu, key, speedup):
     a, b = cpu["cases"][key]["architectural"], gpu["cases"][key]["architectural"]
     if a and b:
         return {"ratio": speedup * a / b, "cpu_efficiency": a, "gpu_efficiency": b}
-    if cpu["cases"][key]["row"].kind == "probe" and probe_limit(cpu) and probe_limit(gpu):
-        return {"ratio": probe_limit(gpu) / probe_limit(cpu), "cpu_efficiency": None, "gpu_efficiency": None}
+    if cpu["cases"][key]["row"].kind == "probe":
+        on_cpu, on_gpu = probe_limit(cpu), probe_limit(gpu)
+        if on_cpu and on_gpu:
+            return {"ratio": on_gpu / on_cpu, "cpu_efficiency": None, "gpu_efficiency": None}
     return None
 
 

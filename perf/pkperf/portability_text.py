@@ -4,7 +4,7 @@ import re
 
 from . import records
 from .efficiency import PEERS, TABLE, application, host
-from .portability import ABOVE_LIMITS, natural, peer_wins, short, threads
+from .portability import ABOVE_LIMITS, natural, peer_wins, probe_limit, short, threads
 
 
 def scaling_section(scaling, runs, folder, charts):
@@ -165,7 +165,7 @@ def copy_section(platforms):
         if not probes:
             continue
         any_probe = True
-        best = max(e["moved_gbs"] for e in probes.values())
+        best = probe_limit(p)
         cells = []
         for case in ("range-policy", "deep-copy", "in-place"):
             e = probes.get(case)
