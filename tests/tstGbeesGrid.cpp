@@ -1,6 +1,6 @@
 // The sparse grid of GBEES: hash insert and lookup with capacity growth, a growth step that
 // inserts each new cell once (checked against a brute-force set on the host), and the
-// prune compaction keeping exactly the marked cells.
+// prune compaction keeping exactly the marked cells, with their neighbour table.
 #include "spaces.hpp"
 
 #include <pk/gbees/grid.hpp>
@@ -118,6 +118,7 @@ void check_prune_compaction() {
       removed_expected += before_p(c);
     }
   }
+  grid.rebuild_neighbours();
   const double removed = grid.compact();
   EXPECT_DOUBLE_EQ(removed, removed_expected);
   ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
@@ -148,8 +149,21 @@ void check_prune_compaction() {
       wrong);
   EXPECT_EQ(wrong, 0);
   EXPECT_EQ(map.size(), static_cast<std::uint32_t>(kept));
+  // The neighbour table the compaction moved is the one lookups in the new map give.
+  const auto moved = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.neighbour());
+  grid.rebuild_neighbours();
+  const auto looked_up = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.neighbour());
+  int found = 0;
+  for (int s = 0; s < kept; ++s)
+    for (int d = 0; d < 6; ++d) {
+      ASSERT_EQ(moved(s, d), looked_up(s, d)) << "slot " << s << " entry " << d;
+      found += looked_up(s, d) >= 0;
+    }
+  EXPECT_GT(found, 3 * kept);  // most kept cells keep most of their neighbours
 }
-TYPED_TEST(GbeesGrid, PruneCompactionKeepsExactlyTheMarkedCellsInOrder) { check_prune_compaction<TypeParam>(); }
+TYPED_TEST(GbeesGrid, PruneCompactionKeepsTheMarkedCellsInOrderAndTheirNeighbours) {
+  check_prune_compaction<TypeParam>();
+}
 
 // One growth with a uniform drift (+, -), in a step of length 0 (it grows the grid and moves
 // no probability): the new cells are exactly the forward-x, backward-y and (+x, -y)

@@ -351,8 +351,8 @@ class Propagation {
             live};
   }
 
-  // Algorithm 3: mark, compaction, rehash; then the neighbour table. Returns the probability
-  // removed (the caller renormalises).
+  // Algorithm 3: mark, compaction (the neighbour table moves with the cells), rehash.
+  // Returns the probability removed (the caller renormalises).
   double prune() {
     Kokkos::parallel_for("pk::gbees::prune::mark", over_cells(),
                          PruneMark<Grid>{geometry_.n, grid_.direction(), grid_.neighbour(), grid_.keep()});
@@ -362,7 +362,6 @@ class Propagation {
       count_cells();
     } else {
       removed = grid_.compact();
-      grid_.rebuild_neighbours();
     }
     statistics_.pruned_probability += removed;
     return removed;

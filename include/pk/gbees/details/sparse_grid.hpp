@@ -4,11 +4,11 @@
 //
 // Slots are dense: cells occupy slots 0 .. count-1. Growth appends (an atomic counter hands
 // out the next slot to the thread whose insert succeeded); pruning compacts the survivors
-// to the front with a parallel_scan and rebuilds the map, so the slots of pruned cells are
-// handed out again by the next growth. The cell arrays are always at least as long as the
-// map's capacity, so a successful insert always has a slot; a failed insert (map full)
-// sets a flag on the device, and the host grows map and arrays and repeats the insertion
-// pass - nothing is dropped.
+// to the front with a parallel_scan, moves the neighbour table with them and rebuilds the
+// map, so the slots of pruned cells are handed out again by the next growth. The cell
+// arrays are always at least as long as the map's capacity, so a successful insert always
+// has a slot; a failed insert (map full) sets a flag on the device, and the host grows map
+// and arrays and repeats the insertion pass - nothing is dropped.
 #include <pk/core/error.hpp>
 #include <pk/core/host_copies.hpp>
 #include <pk/core/memory.hpp>
@@ -272,17 +272,19 @@ class SparseGrid {
   }
 
   // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in their order
-  // (parallel_scan), and rebuilds the map. Returns the probability of the removed cells.
+  // (parallel_scan), carries the neighbour table along and rebuilds the map. Returns the
+  // probability of the removed cells. The direction masks are left stale: the caller
+  // renormalises, which rewrites them.
   double compact() {
     const std::int32_t m = count_;
     auto keep = keep_;
     auto key = key_;
     auto probability = probability_;
     // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
-    // kept cells go to scratch and back: the new slots to column 0 of the neighbour table,
-    // the probabilities to column 0 of the fluxes (both rebuilt before their next use), the
-    // keys to their own array.
-    auto new_slot = Kokkos::subview(neighbour_, Kokkos::ALL, 0);
+    // kept cells go to scratch and back: the new slots to the direction masks, the
+    // probabilities to column 0 of the fluxes (rebuilt before their next use), the keys to
+    // their own array.
+    auto new_slot = direction_;
     auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
     auto moved_key = moved_key_;
     double removed = 0;
@@ -314,32 +316,62 @@ class SparseGrid {
           key(s) = moved_key(s);
           probability(s) = moved_probability(s);
         });
+    move_neighbours(m, kept);
     space_.fence();
-    rehash_from_slots(kept);
+    if (rehash_from_slots(kept)) rebuild_neighbours();  // the arrays grew with the map: a new table
     return removed;
   }
 
-  // A new map of key(s) -> s for s < cells (after a compaction or a bulk fill).
-  void rehash_from_slots(std::int32_t cells) {
+  // A new map of key(s) -> s for s < cells (after a compaction or a bulk fill). Returns
+  // whether the cell arrays were allocated anew (then the neighbour table is unknown).
+  bool rehash_from_slots(std::int32_t cells) {
     // A map far larger than needed slows every lookup's cache footprint: shrink it.
     const bool shrink = map_.capacity() > 4 * static_cast<std::size_t>(cells) + 4096;
     // UnorderedMap makes room for 7/6 of the entries it is asked for: asking for 6/7 of the
     // capacity keeps it, so repeated compactions do not grow the map.
-    fill_map(shrink ? static_cast<std::size_t>(1.3 * cells + 1024) : map_.capacity() * 6 / 7, cells);
+    const bool allocated =
+        fill_map(shrink ? static_cast<std::size_t>(1.3 * cells + 1024) : map_.capacity() * 6 / 7, cells);
     rehashes_ += shrink;
+    return allocated;
   }
 
  private:
+  // Moves the rows of a compaction's m cells to their new slots (compact's new_slot, in the
+  // direction masks) and renames each entry to its neighbour's new slot, -1 where that
+  // neighbour was removed. A kept cell's neighbours are all in its old row, so the table
+  // stays whole without a lookup in the map. One column at a time, through the prune marks:
+  // the only int32 array free by then.
+  void move_neighbours(std::int32_t m, std::int32_t kept) {
+    auto neighbour = neighbour_;
+    auto new_slot = direction_;
+    auto moved = keep_;
+    for (int d = 0; d < 2 * n_; ++d) {
+      Kokkos::parallel_for(
+          "pk::gbees::prune::neighbours", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
+          KOKKOS_LAMBDA(const int c) {
+            const std::int32_t s = new_slot(c);
+            if (s < 0) return;
+            const std::int32_t other = neighbour(c, d);
+            moved(s) = other >= 0 ? new_slot(other) : -1;
+          });
+      Kokkos::parallel_for(
+          "pk::gbees::prune::neighbours_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
+          KOKKOS_LAMBDA(const int s) { neighbour(s, d) = moved(s); });
+    }
+  }
+
   // A new map of a size `hint` asks for, holding key(s) -> s for s < cells, with cell arrays
-  // for every slot it can fill: the state a checkpoint can rebuild (Rebuilt).
-  void fill_map(std::size_t hint, std::int32_t cells) {
+  // for every slot it can fill: the state a checkpoint can rebuild (Rebuilt). Returns whether
+  // the cell arrays were allocated anew.
+  bool fill_map(std::size_t hint, std::int32_t cells) {
     map_ = new_map(hint);
-    allocate_cells(map_.capacity());
+    const bool allocated = allocate_cells(map_.capacity());
     insert_slots(cells);
     set_count(cells);
     rebuilt_ = true;
     rebuilt_map_capacity_ = map_.capacity();
     rebuilt_capacity_ = capacity();
+    return allocated;
   }
 
   // An empty map on the grid's instance: rather than Kokkos::UnorderedMap's rehash and clear,
@@ -363,8 +395,9 @@ class SparseGrid {
                           " cells (duplicate keys or a full map)");
   }
 
-  void allocate_cells(std::size_t slots) {
-    if (key_.extent(0) >= slots) return;
+  // Makes the cell arrays at least `slots` long; returns whether it allocated them.
+  bool allocate_cells(std::size_t slots) {
+    if (key_.extent(0) >= slots) return false;
     if (key_.extent(0) == 0) {
       key_ = Kokkos::View<std::uint64_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::cell_key"), slots);
       probability_ =
@@ -391,6 +424,7 @@ class SparseGrid {
     // "No neighbour known" until the caller rebuilds the table.
     Kokkos::deep_copy(space_, neighbour_, -1);
     space_.fence();
+    return true;
   }
 
   // Kokkos::resize on the grid's instance: new entries zero, the others kept.
