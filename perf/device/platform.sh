@@ -2,9 +2,9 @@
 # A platform's bench (every kernel, GPU and CPU, full size) at one commit in two calls of the
 # device tool, each inside its time limit, over a carried staged build (perf/device/stage.sh;
 # PK_DEVICE_BUILD, default build/device):
-#   part 1: the GPU's records of every kernel, then the CPU's: all but LBM fp16
-#   part 2: the CPU's LBM fp16, K_nu's FP64 operations (perf/device/besselk_ops.sh), then, in
-#           the time left, the GPU peers (perf/peers/device.sh)
+#   part 1: the GPU's records of every kernel, then the CPU's: all but LBM fp64 and fp16
+#   part 2: the CPU's LBM fp64 and fp16, K_nu's FP64 operations (perf/device/besselk_ops.sh),
+#           then, in the time left, the GPU peers (perf/peers/device.sh)
 #   perf/device/platform.sh 1|2 START [LIMIT]
 # START: the call's start (date +%s), taken before the carry is unpacked, so that the stages
 # fit LIMIT seconds (default 540) of the call. Records are written under WORK (PK_PLATFORM_WORK,
@@ -56,10 +56,10 @@ if [ "$part" = 1 ]; then
     perf/device/run.sh "$work/bench" copy besselk rfilter gbees lbm
   stage bench-cpu 150 env PK_SKIP_TESTS=1 PK_BENCH_SPACE=openmp PK_BENCH_LIMIT=60 \
     perf/device/run.sh "$work/bench" copy besselk rfilter gbees
-  stage bench-cpu-lbm "$limit" "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp(32|64)-' \
+  stage bench-cpu-lbm-fp32 "$limit" "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp32-' \
     --out "$work/bench"
 else
-  stage bench-cpu-lbm-fp16 240 "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp16-' \
+  stage bench-cpu-lbm-fp64-fp16 360 "$bin/pk-bench" --kernel lbm --space openmp --size full --case '-fp(64|16)-' \
     --out "$work/bench"
   stage besselk-ops 120 perf/device/besselk_ops.sh "$work/besselk-ops"
   stage peers "$limit" perf/peers/device.sh "$work/peers" gbees-cuda:lorenz63 cubesselk babelstream-cuda \
