@@ -335,12 +335,12 @@ class SparseGrid {
     return allocated;
   }
 
- private:
   // Moves the rows of a compaction's m cells to their new slots (compact's new_slot, in the
   // direction masks) and renames each entry to its neighbour's new slot, -1 where that
   // neighbour was removed. A kept cell's neighbours are all in its old row, so the table
   // stays whole without a lookup in the map. One column at a time, through the prune marks:
-  // the only int32 array free by then.
+  // the only int32 array free by then. Public: nvcc takes no device lambda in a private
+  // member function.
   void move_neighbours(std::int32_t m, std::int32_t kept) {
     auto neighbour = neighbour_;
     auto new_slot = direction_;
@@ -360,6 +360,7 @@ class SparseGrid {
     }
   }
 
+ private:
   // A new map of a size `hint` asks for, holding key(s) -> s for s < cells, with cell arrays
   // for every slot it can fill: the state a checkpoint can rebuild (Rebuilt). Returns whether
   // the cell arrays were allocated anew.
