@@ -6,8 +6,9 @@
 #   s1             the end and the measurement only (--snapshots 1)
 #   start, start-eager   to t = 0.02 without the measurement: what a run costs before its steps
 #   perf/device/gbees_cold_start.sh OUT [ROUNDS]
-# OUT gets each run's summary JSON and log (runs/VARIANT/ROUND) and table.txt: wall_seconds
-# (pk-gbees' solver time) per variant, min / median / max.
+# OUT gets each run's summary JSON, log and process time (runs/VARIANT-ROUND) and table.txt:
+# per variant, pk-gbees' wall_seconds (its solver's time, as the comparison reads it) and the
+# whole process's time (Kokkos and CUDA start-up included), min / median / max.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-}
@@ -20,13 +21,13 @@ export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 mkdir -p "$out/runs" || exit 1
 
 g=apps/gbees
-common=(--config "$g/lorenz63.ini" --measurement-file "$g/lorenz63-measurements.txt" --space cuda
-  --paper-back-faces --mc-samples 0 --progress 0)
+common=(--config "$g/lorenz63.ini" --space cuda --paper-back-faces --mc-samples 0 --progress 0)
+measured="--measurement-file $g/lorenz63-measurements.txt"
 variant() {
   case $1 in
-  s8) echo "LAZY --snapshots 8" ;;
-  s8-eager) echo "EAGER --snapshots 8" ;;
-  s1) echo "LAZY --snapshots 1" ;;
+  s8) echo "LAZY --snapshots 8 $measured" ;;
+  s8-eager) echo "EAGER --snapshots 8 $measured" ;;
+  s1) echo "LAZY --snapshots 1 $measured" ;;
   start) echo "LAZY --snapshots 1 --end-time 0.02 --no-measurements" ;;
   start-eager) echo "EAGER --snapshots 1 --end-time 0.02 --no-measurements" ;;
   esac
@@ -35,11 +36,13 @@ names=(s8 s8-eager s1 start start-eager)
 for r in $(seq 1 "$rounds"); do
   for v in "${names[@]}"; do
     read -r loading extra <<<"$(variant "$v")"
-    dir=$out/runs/$v/$r
+    dir=$out/runs/$v-$r
     mkdir -p "$dir"
+    began=$(date +%s.%N)
     # shellcheck disable=SC2086  # extra holds whole options
     CUDA_MODULE_LOADING=$loading "$bin/pk-gbees" "${common[@]}" $extra --out "$dir" >"$dir/log.txt" 2>&1 ||
       echo "gbees_cold_start: $v round $r exited $?" >&2
+    echo "$began $(date +%s.%N)" >"$dir/process.txt"
   done
 done
 "$bin/pk-bench" --kernel gbees --space cuda --size full --case '^lorenz63$' --out "$out/bench" >"$out/bench.txt" 2>&1
@@ -47,16 +50,24 @@ done
 python3 - "$out" "${names[@]}" <<'EOF' | tee "$out/table.txt"
 import glob, json, os, statistics, sys
 out, names = sys.argv[1], sys.argv[2:]
-print("variant       runs  wall_seconds min / median / max   steps")
+def spread(values):
+    return "%.4f / %.4f / %.4f" % (min(values), statistics.median(values), max(values))
+print("variant       runs  wall_seconds (solver)     process seconds           steps")
 for v in names:
-    runs = []
-    for path in sorted(glob.glob(os.path.join(out, "runs", v, "*", "gbees-lorenz63-cuda.json"))):
-        with open(path) as f:
-            r = json.load(f)
-        runs.append((r["wall_seconds"], r.get("steps", 0)))
-    if runs:
-        w = [s for s, _ in runs]
-        print("%-12s  %4d  %.4f / %.4f / %.4f        %s" % (v, len(w), min(w), statistics.median(w), max(w), runs[0][1]))
+    solver, process, steps = [], [], 0
+    for folder in sorted(glob.glob(os.path.join(out, "runs", v + "-[0-9]*"))):
+        try:
+            with open(os.path.join(folder, "gbees-lorenz63-cuda.json")) as f:
+                r = json.load(f)
+            with open(os.path.join(folder, "process.txt")) as f:
+                began, ended = map(float, f.read().split())
+        except (OSError, ValueError):
+            continue
+        solver.append(r["wall_seconds"])
+        process.append(ended - began)
+        steps = r.get("steps", 0)
+    if solver:
+        print("%-12s  %4d  %s  %s  %s" % (v, len(solver), spread(solver), spread(process), steps))
     else:
         print("%-12s  none" % v)
 for path in glob.glob(os.path.join(out, "bench", "gbees-lorenz63-cuda.json")):
