@@ -4,7 +4,6 @@
 # the variants interleaved over ROUNDS rounds (default 5), then pk-bench's warmed-up case.
 #   s8, s8-eager   gbees-cuda's step ends (--snapshots 8), CUDA's lazy and eager module loading
 #   s1             the end and the measurement only (--snapshots 1)
-#   start, start-eager   to t = 0.02 without the measurement: what a run costs before its steps
 #   perf/device/gbees_cold_start.sh OUT [ROUNDS]
 # OUT gets each run's summary JSON, log and process time (runs/VARIANT-ROUND) and table.txt:
 # per variant, pk-gbees' wall_seconds (its solver's time, as the comparison reads it) and the
@@ -28,11 +27,9 @@ variant() {
   s8) echo "LAZY --snapshots 8 $measured" ;;
   s8-eager) echo "EAGER --snapshots 8 $measured" ;;
   s1) echo "LAZY --snapshots 1 $measured" ;;
-  start) echo "LAZY --snapshots 1 --end-time 0.02 --no-measurements" ;;
-  start-eager) echo "EAGER --snapshots 1 --end-time 0.02 --no-measurements" ;;
   esac
 }
-names=(s8 s8-eager s1 start start-eager)
+names=(s8 s8-eager s1)
 for r in $(seq 1 "$rounds"); do
   for v in "${names[@]}"; do
     read -r loading extra <<<"$(variant "$v")"
