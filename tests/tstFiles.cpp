@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -159,6 +160,22 @@ TEST(Process, ProbesSucceedOrFailQuietly) {
   EXPECT_FALSE(pk::program_succeeds({"false"}));
   EXPECT_FALSE(pk::program_succeeds({"ls", "/nonexistent-pk"}));  // its complaint goes to /dev/null
   EXPECT_FALSE(pk::program_succeeds({"pk-no-such-program"}));
+}
+
+// Kokkos started before the tests, so the setting is only read back, not used.
+TEST(Process, GpuKernelsLoadAtStartUnlessTheUserChose) {
+  const char* before = std::getenv("CUDA_MODULE_LOADING");
+  const std::string kept = before ? before : "";
+  ::unsetenv("CUDA_MODULE_LOADING");
+  pk::load_gpu_kernels_at_start();
+  EXPECT_STREQ(std::getenv("CUDA_MODULE_LOADING"), "EAGER");
+  ::setenv("CUDA_MODULE_LOADING", "LAZY", 1);
+  pk::load_gpu_kernels_at_start();
+  EXPECT_STREQ(std::getenv("CUDA_MODULE_LOADING"), "LAZY");
+  if (before)
+    ::setenv("CUDA_MODULE_LOADING", kept.c_str(), 1);
+  else
+    ::unsetenv("CUDA_MODULE_LOADING");
 }
 
 TEST(Process, ArgumentsReachTheProgramVerbatim) {

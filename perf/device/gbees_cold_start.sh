@@ -3,6 +3,7 @@
 # #62: one fresh process a run, perf/peers/run.py's options): each variant a fresh process,
 # the variants interleaved over ROUNDS rounds (default 5), then pk-bench's warmed-up case.
 #   s8, s8-eager   gbees-cuda's step ends (--snapshots 8), CUDA's lazy and eager module loading
+#   s8-default     the same, CUDA_MODULE_LOADING unset: as pk-gbees chooses
 #   s1             the end and the measurement only (--snapshots 1)
 #   perf/device/gbees_cold_start.sh OUT [ROUNDS]
 # OUT gets each run's summary JSON, log and process time (runs/VARIANT-ROUND) and table.txt:
@@ -26,18 +27,20 @@ variant() {
   case $1 in
   s8) echo "LAZY --snapshots 8 $measured" ;;
   s8-eager) echo "EAGER --snapshots 8 $measured" ;;
+  s8-default) echo "- --snapshots 8 $measured" ;;
   s1) echo "LAZY --snapshots 1 $measured" ;;
   esac
 }
-names=(s8 s8-eager s1)
+names=(s8 s8-eager s8-default s1)
 for r in $(seq 1 "$rounds"); do
   for v in "${names[@]}"; do
     read -r loading extra <<<"$(variant "$v")"
     dir=$out/runs/$v-$r
     mkdir -p "$dir"
     began=$(date +%s.%N)
+    if [ "$loading" = - ]; then set -- env -u CUDA_MODULE_LOADING; else set -- env CUDA_MODULE_LOADING="$loading"; fi
     # shellcheck disable=SC2086  # extra holds whole options
-    CUDA_MODULE_LOADING=$loading "$bin/pk-gbees" "${common[@]}" $extra --out "$dir" >"$dir/log.txt" 2>&1 ||
+    "$@" "$bin/pk-gbees" "${common[@]}" $extra --out "$dir" >"$dir/log.txt" 2>&1 ||
       echo "gbees_cold_start: $v round $r exited $?" >&2
     echo "$began $(date +%s.%N)" >"$dir/process.txt"
   done

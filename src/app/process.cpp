@@ -74,6 +74,8 @@ void bind_openmp_threads_by_default(char** argv) {
   ::unsetenv(binding_marker);
 }
 
+void load_gpu_kernels_at_start() { ::setenv("CUDA_MODULE_LOADING", "EAGER", 0); }
+
 std::string openmp_binding() {
   const char* bind = std::getenv("OMP_PROC_BIND");
   const char* places = std::getenv("OMP_PLACES");

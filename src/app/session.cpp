@@ -157,10 +157,6 @@ void check_kokkos_environment() {
 }
 
 Session::Session(const std::vector<std::string>& kokkos_args) : args_{"pk"} {
-  // Load every GPU kernel when the device starts, not at its first launch (CUDA's lazy
-  // loading, its default since 12.2): otherwise the first step of a run pays for loading
-  // each of its kernels, inside the run's time. A value the user set is kept.
-  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   check_kokkos_options(kokkos_args);
   check_kokkos_environment();
   require_spaces_startable();

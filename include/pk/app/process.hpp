@@ -1,6 +1,7 @@
 #pragma once
 // Starting another program without a shell: the arguments go to it as they are, so no file
-// name or option value can run a command. And the OpenMP binding a program starts with.
+// name or option value can run a command. And the environment a program starts with: its
+// OpenMP binding and when its GPU kernels load.
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ bool program_succeeds(const std::vector<std::string>& argv);
 // OpenMP runtime reads its environment when it loads, before main(), so the program starts
 // itself again with both set (execv; no shell); if it cannot, it runs unbound.
 void bind_openmp_threads_by_default(char** argv);
+
+// Loads every GPU kernel when the device starts, not at its first launch (CUDA's lazy
+// loading, its default since 12.2, puts each kernel's load inside the first step of a timed
+// run), unless the user set CUDA_MODULE_LOADING: the first call in main(), before MPI or
+// Kokkos can start the device.
+void load_gpu_kernels_at_start();
 
 // "spread/threads (set by pk)", "close/cores (the user's)", or "unset (the runtime's default)":
 // what the records say of the binding.
