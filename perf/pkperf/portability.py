@@ -109,7 +109,23 @@ def read_peers(name, folder, platforms, skipped):
         rate = (lambda v: v) if records.higher_is_better(record) else (lambda v: 1 / v)  # compared as rates
         platform["comparisons"].setdefault((kernel, case), []).append(
             {"peer": peer, "peer_figure": rate(theirs["median"]), "ours": rate(ours["median"]), "commit": commit,
-             "source": f"perf/peers/run.py, {record.get('unit', '')} medians, interleaved", "record": path.as_posix()})
+             "source": f"perf/peers/run.py, {record.get('unit', '')} medians, interleaved", "record": path.as_posix(),
+             "date": record.get("date", "")})
+
+
+def latest_peer_runs(platforms, skipped):
+    """Keeps, of each platform's runs of one peer on one case, the latest (by its record's date):
+    a later run measured the code as it is now; the earlier ones are listed as superseded."""
+    for platform in platforms.values():
+        for key, found in platform["comparisons"].items():
+            latest = {}
+            for c in found:
+                if c["peer"] not in latest or c.get("date", "") > latest[c["peer"]].get("date", ""):
+                    latest[c["peer"]] = c
+            for c in found:
+                if c is not latest[c["peer"]]:
+                    skipped.append((pathlib.Path(c["record"]), f"superseded by a later run, {latest[c['peer']]['record']}"))
+            platform["comparisons"][key] = [c for c in found if c is latest[c["peer"]]]
 
 
 def peer_wins(platforms):

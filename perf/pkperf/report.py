@@ -27,8 +27,8 @@ import sys
 
 from . import charts, cli
 from .files import save
-from .portability import KINDS, rate, read_folder, read_limits, read_peers, read_threads, speedups, strong_scaling, \
-    summarize
+from .portability import KINDS, latest_peer_runs, rate, read_folder, read_limits, read_peers, read_threads, speedups, \
+    strong_scaling, summarize
 from .portability_charts import chart_efficiency, chart_phi, chart_speedup, chart_threads
 from .portability_text import markdown, readme, scaling_section
 from .records import Error
@@ -70,6 +70,7 @@ def run():
             raise Error(f"--peers {argument}: give NAME=DIR with NAME one of the folders ({', '.join(folders)})")
         read_peers(name, folder, platforms, skipped)
         peers_read.append(folder)
+    latest_peer_runs(platforms, skipped)
     if args.platforms:
         wanted = cli.names(args.platforms)
         for w in (w for w in wanted if not any(w in (n, p["name"]) for n, p in platforms.items())):

@@ -205,8 +205,14 @@ write(mixed, "gbees-lorenz63-cuda.json", {"kernel": "gbees", "case": "lorenz63",
                                            "metrics": {"cells_per_second": 6e7, "limit_ratio": 1.2}})
 write(peers, "gbees-cuda-lorenz63.json",  # a time: ours 0.1 s, the peer's 0.08 s, so ours at 0.8 of it
       {"comparison": "gbees-cuda", "case": "lorenz63", "space": "cuda", "unit": "s", "errors": [],
-       "peer": {"name": "gbeescuda", "stats": {"median": 0.08, "n": 5}},
+       "date": "2026-12-05T15:00:00Z", "peer": {"name": "gbeescuda", "stats": {"median": 0.08, "n": 5}},
        "ours": {"pk_bench_case": "lorenz63", "stats": {"median": 0.1, "n": 5}, "commit": "fixture"}, "ratio": 1.25})
+# An earlier run of the same comparison, in a folder of its own: the later run is rated.
+earlier = OUT / "mixed-peers-earlier"
+write(earlier, "gbees-cuda-lorenz63.json",
+      {"comparison": "gbees-cuda", "case": "lorenz63", "space": "cuda", "unit": "s", "errors": [],
+       "date": "2026-12-01T15:00:00Z", "peer": {"name": "gbeescuda", "stats": {"median": 0.08, "n": 5}},
+       "ours": {"pk_bench_case": "lorenz63", "stats": {"median": 0.4, "n": 5}, "commit": "older"}, "ratio": 0.2})
 write(mixed, "gbees-lorenz63-openmp.json", {"kernel": "gbees", "case": "lorenz63", "space": "openmp",
                                              "commit": "fixture", "metrics": {"cells_per_second": 2e7}})
 for case, ours in (("lorenz63-allthreads", 0.5), ("lorenz63-1thread", 3.0)):  # GBEES in C: serial, 0.4 s
@@ -216,7 +222,8 @@ for case, ours in (("lorenz63-allthreads", 0.5), ("lorenz63-1thread", 3.0)):  # 
            "ours": {"pk_bench_case": case, "stats": {"median": ours, "n": 5}, "commit": "fixture"}})
 write(peers, "peers.json", {"not": "a record"})
 write(peers, "newpeer-x.json", {"comparison": "newpeer", "case": "x", "space": "cuda"})
-result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={peers}", "--out", OUT / "mixed")
+result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={earlier}", "--peers", f"gpu-box={peers}", "--out",
+                         OUT / "mixed")
 lbm = arch(numbers, "lbm")
 check(lbm["over"] == ["gpu-box:openmp"] and "2 commits (fixture, other)" in lbm["not_measured"]["gpu-box:cuda"],
       f"two commits on one platform: not rated {lbm}")
@@ -242,6 +249,8 @@ check("- gpu-box:cuda gbees `lorenz63`: gbees-cuda 1.25x ours (0.800), `" in mar
       and "mixed-peers/gbees-cuda-lorenz63.json`" in markdown, "gbees-cuda faster: named, with its record")
 check("- gpu-box:openmp besselk `evaluate`: GSL 1.25x ours (0.800), pk-bench's GSL record beside ours" in markdown,
       "GSL faster on the host: named, the same pk-bench run")
+check("mixed-peers-earlier/gbees-cuda-lorenz63.json`: superseded by a later run, " in markdown,
+      "an earlier run of a comparison: listed as superseded, not rated")
 check("gbees-c-lorenz63-1thread.json`: ours on one thread beside a serial peer" in markdown,
       "ours on one thread beside GBEES in C: not rated, said why")
 
