@@ -38,7 +38,8 @@ void add_options(CLI::App& cli, Options& o) {
   input_file_option(cli.add_option("--ensemble", o.ensemble_file,
                                    "an ensemble of PDFs in one grid: a file of initial means, n values per line "
                                    "(grid centred on --mean)"));
-  cli.add_flag("--no-measurements", o.no_measurements, "ignore the model's default measurement");
+  cli.add_flag("--no-measurements", o.no_measurements,
+               "no measurement: neither the model's default nor a --measurement-file (a config's too)");
   cli.add_flag("--paper-back-faces", o.paper_back_faces,
                "no flux through a backward face with no cell behind it (the paper's codes; default: outflow leaves)");
   cli.add_option("--snapshots", o.snapshots, "equally spaced snapshot intervals (plus measurement times)");
@@ -111,8 +112,10 @@ Parameters build_parameters(const Options& o, int n) {
   p.initial_above_threshold = o.initial_cells == "above-threshold";
   require(o.max_cells >= 0 && o.max_cells < 2e9, "--max-cells ", o.max_cells, ": must lie in [0, 2e9)");
   p.max_cells = static_cast<std::size_t>(o.max_cells);
-  if (o.no_measurements) p.measurements.clear();
-  if (!o.measurement_file.empty()) p.measurements = read_measurements(o.measurement_file, n);
+  if (o.no_measurements)
+    p.measurements.clear();
+  else if (!o.measurement_file.empty())
+    p.measurements = read_measurements(o.measurement_file, n);
   if (!o.ensemble_file.empty()) {
     std::string layout = "x1";
     for (int d = 2; d <= n; ++d) layout += " x" + std::to_string(d);
