@@ -321,6 +321,7 @@ std::optional<Setup> parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pk::load_gpu_kernels_at_start();
 #if PK_ENABLE_MPI
   return pk::program_main("pk-gbees", argc, argv, parse, run, run_ranks);
 #else

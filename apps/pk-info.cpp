@@ -35,7 +35,6 @@ void list_tuning_cache() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  pk::load_gpu_kernels_at_start();
   pk::bind_openmp_threads_by_default(argv);
   return pk::run_app("pk-info", [&] {
     CLI::App cli{"Shows the execution spaces of this PortableKernels build and the devices behind them."};

@@ -42,7 +42,6 @@ std::size_t copy_probe_length(Size size) {
 }  // namespace pk::bench
 
 int main(int argc, char** argv) {
-  pk::load_gpu_kernels_at_start();
   pk::bind_openmp_threads_by_default(argv);
   using namespace pk::bench;
   return pk::run_app("pk-bench", [&] {

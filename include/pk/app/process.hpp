@@ -23,9 +23,10 @@ bool program_succeeds(const std::vector<std::string>& argv);
 void bind_openmp_threads_by_default(char** argv);
 
 // Loads every GPU kernel when the device starts, not at its first launch (CUDA's lazy
-// loading, its default since 12.2, puts each kernel's load inside the first step of a timed
+// loading, its default since 12.2, puts each kernel's load inside the first steps of a timed
 // run), unless the user set CUDA_MODULE_LOADING: the first call in main(), before MPI or
-// Kokkos can start the device.
+// Kokkos can start the device. For a program whose GPU work is its own kernels: one linked
+// to cuBLAS would load all of that library's kernels too.
 void load_gpu_kernels_at_start();
 
 // "spread/threads (set by pk)", "close/cores (the user's)", or "unset (the runtime's default)":

@@ -43,7 +43,6 @@ int run_one_process(const std::string& program, int argc, char** argv, const Par
 // A program that runs on one process (several ranks each run it whole).
 template <class Parse, class Run>
 int program_main(const std::string& program, int argc, char** argv, const Parse& parse, const Run& run) {
-  load_gpu_kernels_at_start();
   bind_openmp_threads_by_default(argv);
   return Details::run_one_process(program, argc, argv, parse, run);
 }
@@ -53,7 +52,6 @@ int program_main(const std::string& program, int argc, char** argv, const Parse&
 template <class Parse, class Run, class RunRanks>
 int program_main(const std::string& program, int argc, char** argv, const Parse& parse, const Run& run,
                  const RunRanks& run_ranks) {
-  load_gpu_kernels_at_start();
   bind_openmp_threads_by_default(argv);
   mpi::Environment mpi(argc, argv);
   if (mpi.ranks() == 1) return Details::run_one_process(program, argc, argv, parse, run);
