@@ -82,7 +82,7 @@ class Distribution {
 
   // The pruning of a rank (after PruneMark): drops its ghosts and the cells pruned, moves
   // cells to their new owners when rebalancing, fetches the ghosts; returns the probability
-  // pruned over all ranks. The neighbour table is rebuilt.
+  // pruned over all ranks. The cells that arrived and the ghosts enter the neighbour table.
   double prune(Grid& grid, Geometry& g) {
     const Slab old = g.slab;
     const auto codec = g.codec;
@@ -115,18 +115,19 @@ class Distribution {
     Kokkos::parallel_for(
         "pk::gbees::distribution::keep_owned", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, grid.count()),
         KOKKOS_LAMBDA(const int c) { keep(c) = keep(c) && old.owns(codec, key(c)) && mine.owns(codec, key(c)); });
-    grid.compact();
+    grid.compact();  // the kept cells keep their neighbour rows
     borders_ = next;
     g.slab = mine;
+    const std::int32_t first_new = grid.count();
     upsert(grid, arriving);
     exchange_ghosts(grid, g, false);
-    grid.rebuild_neighbours();
+    link_cells(grid, codec, first_new);
     return removed;
   }
 
   // Sends the cells this rank owns within Slab::ghost_layers of its borders to the ranks
   // that hold them as ghosts, and inserts or overwrites the ghosts it receives; `link`:
-  // enters the new ghosts in the neighbour table (else the caller rebuilds it).
+  // enters the new ghosts in the neighbour table (else the caller does).
   void exchange_ghosts(Grid& grid, const Geometry& g, bool link = true) {
     const Slab mine = g.slab;
     const auto codec = g.codec;
