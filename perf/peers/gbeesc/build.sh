@@ -4,8 +4,8 @@
 # t = 2) with its makefile's `link` target. Its makefile's RELEASE flags have no optimisation
 # level (gcc's -O0): built with them plus -O3 -march=native (PK_PEER_GBEESC_OPT), said in the
 # record. gbeesc.patch: RECORD off (no PDF files written inside its timed loop). Its makefile
-# links LAPACKE (used only for a rotated grid, off here): where no lapacke.h is installed,
-# perf/peers/gbeesc/lapacke stands in. It reads ./measurements, so it runs in its example folder.
+# links LAPACKE (used only for a rotated grid, off here): where no LAPACKE links (no lapacke.h,
+# or a liblapacke newer than its liblapack), perf/peers/gbeesc/lapacke stands in. It reads ./measurements, so it runs in its example folder.
 #   perf/peers/gbeesc/build.sh   (source: PK_PEER_GBEESC_SRC)
 # Binary: build/peers/gbeesc/work/examples/Lorenz3D/Lorenz3D.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,8 +15,10 @@ peer_work gbeesc work
 peer_patch "$here/gbeesc.patch"
 flags="-pedantic -Wall -std=c99 -D_GNU_SOURCE -fPIC ${PK_PEER_GBEESC_OPT--O3 -march=native}"
 ldflags="" lapacke=system
-if ! echo '#include <lapacke.h>' | gcc -E -x c - >/dev/null 2>&1; then
-  lapacke="stand-in perf/peers/gbeesc/lapacke (no lapacke.h here)"
+probe='#include <lapacke.h>
+int main(void) { double a = 1, w; return LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', 1, &a, 1, &w); }'
+if ! echo "$probe" | gcc -x c - -o "$peer_dir/lapacke-probe" -llapacke -llapack -lm >/dev/null 2>&1; then
+  lapacke="stand-in perf/peers/gbeesc/lapacke (no LAPACKE links here)"
   mkdir -p "$peer_dir/lapacke"
   gcc -O2 -I"$here/lapacke" -c "$here/lapacke/lapacke.c" -o "$peer_dir/lapacke/lapacke.o"
   ar rcs "$peer_dir/lapacke/liblapacke.a" "$peer_dir/lapacke/lapacke.o"
