@@ -416,37 +416,6 @@ TYPED_TEST(Rfilter, TileChoiceWithoutAutotuneIsTheLargestThatFits) {
   }
 }
 
-// Every prefetch distance that pk::autotune may choose for a CPU tile's staging gives the same
-// bits (a prefetch is a hint). PK_AUTOTUNE=0 takes the first; a field of 2^22 entries gets one
-// of them for lines along the contiguous axis, which prefetch_bytes reports, and 0 along another.
-TYPED_TEST(Rfilter, EveryHostPrefetchDistanceGivesTheSameResult) {
-  if constexpr (!pk::runs_on_host<TypeParam>) {
-    GTEST_SKIP() << "CPU tiles only";
-  } else {
-    using Field = Kokkos::View<double***, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
-    const TypeParam space;
-    const auto c = rf::make_coefficients(2.5, 3);
-    const auto input = pk::test::random_host_vector(40 * 37);
-    std::vector<double> first;
-    for (const int bytes : rf::Details::host_prefetch_bytes) {
-      const Field field("pk::test::rfilter::prefetch", 40, 37, 1);
-      for (std::size_t i = 0; i < input.extent(0); ++i) field.data()[i] = input(i);
-      rf::Details::filter_lines_on_host(space, field, rf::Details::line_geometry(field, 0), c, false, bytes);
-      const std::vector<double> result(field.data(), field.data() + field.size());
-      if (first.empty()) first = result;
-      EXPECT_EQ(result, first) << bytes << " bytes ahead";
-    }
-    const Field large("pk::test::rfilter::prefetch_choice", 256, 128, 128);
-    ::setenv("PK_AUTOTUNE", "0", 1);
-    EXPECT_EQ(rf::prefetch_bytes(space, large, 0, c), rf::Details::host_prefetch_bytes.front());
-    ::unsetenv("PK_AUTOTUNE");
-    const int tuned = rf::prefetch_bytes(space, large, 0, c);
-    const auto& candidates = rf::Details::host_prefetch_bytes;
-    EXPECT_NE(std::find(candidates.begin(), candidates.end(), tuned), candidates.end()) << "chose " << tuned;
-    EXPECT_EQ(rf::prefetch_bytes(space, large, 1, c), 0);
-  }
-}
-
 // Every space gives the host's answer.
 TYPED_TEST(Rfilter, SpacesAgree) {
   if (pk::test::is_host_space<TypeParam>) GTEST_SKIP() << pk::test::host_against_itself;

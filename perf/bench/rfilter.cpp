@@ -125,10 +125,8 @@ struct RfilterBench {
         if (pk::interrupted()) break;
         const std::string name = "field" + std::to_string(n) + "-" + axis_name[axis];
         if (!c.wants(name)) continue;
-        // Lines per tile (on a GPU) and the staging's prefetch distance (on a CPU): chosen
-        // (timed) here, before the filter is.
+        // Lines per tile; on a GPU chosen (timed) here, before the filter is.
         const int tile = rfilter::tile_lines(space, field, axis, coefficients);
-        const int prefetch = rfilter::prefetch_bytes(space, field, axis, coefficients);
         // A GPU pass is short enough that its launch and the wait for it weigh on it, which the
         // copy probe pays once per 2 GiB (docs/rfilter.md). 3D-Var queues its passes without
         // waiting, so the figure is the time per pass in a run of passes; a lone pass, waited
@@ -153,8 +151,7 @@ struct RfilterBench {
                                   {"copy_bandwidth_gbs", copy.limit_gbs()},
                                   {"dram_copy_bandwidth_gbs", c.copy.limit_gbs()},
                                   {"roofline_fraction", gbs / copy.limit_gbs()},
-                                  {"tile_lines", static_cast<double>(tile)},
-                                  {"prefetch_bytes", static_cast<double>(prefetch)}},
+                                  {"tile_lines", static_cast<double>(tile)}},
                                  "wall_seconds",
                                  "copy bandwidth roofline at the field's footprint",
                                  gbs / copy.limit_gbs(),

@@ -43,8 +43,7 @@ void apply_filter(const ExecutionSpace& space, const View& field, int axis, cons
   const bool adjoint = transpose == Transpose::yes;
   if constexpr (runs_on_host<ExecutionSpace>) {
     if (Details::fits_host_tile(space, geometry.length))
-      Details::filter_lines_on_host(space, field3, geometry, c, adjoint,
-                                    Details::host_prefetch_choice(space, geometry, c));
+      Details::filter_lines_on_host(space, field3, geometry, c, adjoint);
     else
       Details::filter_lines_in_place(space, field3, geometry, c, adjoint);
   } else {
@@ -70,21 +69,6 @@ int tile_lines(const ExecutionSpace& space, const View& field, int axis, const C
     return Details::fits_host_tile(space, geometry.length) ? Details::host_tile_lines<ExecutionSpace> : 0;
   else
     return Details::team_tile_lines(space, geometry, c);
-}
-
-// How far ahead, in bytes, a CPU tile's staging asks for the entries of lines along the
-// contiguous axis (0: lines along another axis, or lines on a GPU). The first call per
-// machine and line length times the candidates (pk::autotune) on a field of 2^22 entries or
-// more, as apply_filter's would: call it before timing the filter.
-template <class ExecutionSpace, class View>
-int prefetch_bytes(const ExecutionSpace& space, const View& field, int axis, const Coefficients& c) {
-  static_assert(check_arguments<ExecutionSpace, View>());
-  const auto field3 = Details::as_rank3(field);
-  const auto geometry = Details::line_geometry(field3, axis);
-  if constexpr (runs_on_host<ExecutionSpace>)
-    if (geometry.lines > 0 && geometry.length > 0 && Details::fits_host_tile(space, geometry.length))
-      return Details::host_prefetch_choice(space, geometry, c);
-  return 0;
 }
 
 // Applies the filter along every axis whose extent exceeds 1, with that axis' coefficients

@@ -19,12 +19,9 @@
 
 namespace pk::rfilter::Details {
 
-// prefetch_bytes: how far ahead the staging of lines along the contiguous axis asks for their
-// entries (one of host_prefetch_bytes; host_prefetch_choice).
 template <class ExecutionSpace, class Field3>
 void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
-                          const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint,
-                          int prefetch_bytes) {
+                          const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint) {
   using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
@@ -62,7 +59,7 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
               const int j1 = j0 + 8 < n ? j0 + 8 : n;
               for (int l = 0; l < count; ++l) {
                 const long line = g.offset(first + l);
-                if (staging) prefetch_ahead<true, 64>(&data[line + j0], prefetch_bytes);
+                if (staging) prefetch_ahead<true, 64>(&data[line + j0], host_prefetch_bytes);
                 for (int j = j0; j < j1; ++j) move(data[line + j], t[static_cast<size_t>(j) * tile + l]);
               }
             }

@@ -6,8 +6,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <array>
-
 namespace pk::rfilter::Details {
 
 // CPU: lines per lockstep tile (host_tiles.hpp). The lines of a tile are the SIMD lanes, and
@@ -17,13 +15,12 @@ namespace pk::rfilter::Details {
 template <class ExecutionSpace>
 constexpr int host_tile_lines = 4 * Tuning<ExecutionSpace>::simd_bytes / static_cast<int>(sizeof(double));
 
-// CPU: how far ahead a tile's staging copy asks for the field's entries (pk::prefetch_ahead),
-// which waited on memory: host_prefetch_rows rows of side-by-side lines; along lines that lie
-// along the contiguous axis (a tile takes 8 entries of each of its lines at a time) one of
-// host_prefetch_bytes, timed per machine and line length (tile_choice.hpp), as the best
-// distance is the CPU's (docs/rfilter.md). The first is the one taken untimed.
+// CPU: how far ahead a tile's staging copy asks for the field's entries (pk::prefetch_ahead):
+// host_prefetch_rows rows of side-by-side lines, or host_prefetch_bytes along lines that lie
+// along the contiguous axis, whose tile takes 8 entries of each of its lines at a time. The
+// staging waited on memory (docs/rfilter.md).
 constexpr int host_prefetch_rows = 4;
-constexpr std::array<int, 3> host_prefetch_bytes{512, 256, 128};
+constexpr int host_prefetch_bytes = 512;
 
 // GPU teams (team_tiles.hpp): one thread per piece of a line. Larger tiles keep more loads
 // in flight per team and ran faster up to 16 lines (docs/rfilter.md); 256 threads hold 16

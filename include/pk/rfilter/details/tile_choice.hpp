@@ -1,13 +1,11 @@
 #pragma once
-// How many lines a GPU team filters together, and how far ahead a CPU tile's staging
-// prefetches: any choice gives the same result (a tile only changes which threads filter which
-// lines; a prefetch is a hint), but not the same speed, and the fastest differs between
-// devices. pk::autotune times the candidates once per device, kind of axis and line length, on
-// a scratch field of the same shape as the caller's but smaller (FieldTrial), never on the
-// caller's field.
+// How many lines a GPU team filters together: any tile that fits gives the same result (a tile
+// only changes which threads filter which lines), but not the same speed, and the fastest
+// differs between devices. pk::autotune times the tiles that fit once per device, kind of axis
+// and line length, on a scratch field of the same shape as the caller's but at most a few
+// times the GPU's cache, never on the caller's field.
 #include <pk/core/tuning.hpp>
 #include <pk/rfilter/coefficients.hpp>
-#include <pk/rfilter/details/host_tiles.hpp>
 #include <pk/rfilter/details/launch_parameters.hpp>
 #include <pk/rfilter/details/lines.hpp>
 #include <pk/rfilter/details/register_tiles.hpp>
@@ -43,51 +41,41 @@ void filter_lines_in_teams(const ExecutionSpace& space, const Field3& field,
     filter_lines_in_registers(space, field, g, c, adjoint, tile);
 }
 
-// One trial of a candidate on a field shaped like the caller's (same layout, axis and line
-// length, the same run of neighbouring lines, no more lines) with at most four times the
-// GPU's cache in it, so that it streams from memory as a large field does: `passes` runs of
-// pass(field, geometry, candidate). Allocated at the first trial, freed with the trial.
-template <class ExecutionSpace, class Layout, class Pass>
-struct FieldTrial {
+// One trial of a tile on a field shaped like the caller's (same layout, axis and line length,
+// the same run of neighbouring lines) with at most four times the GPU's cache in it, so that
+// it streams from memory as a large field does. Allocated at the first trial, freed with the
+// trial.
+template <class ExecutionSpace, class Layout>
+struct TileTrial {
   using Field = Kokkos::View<double***, Layout, typename ExecutionSpace::memory_space>;
   ExecutionSpace space;
   LineGeometry<Layout> caller;
-  Pass pass;
-  Field field = {};
-  LineGeometry<Layout> g = {};
+  Coefficients c;
+  Field field;
+  LineGeometry<Layout> g;
 
-  // A GPU pass over such a field is short enough that launching and waiting weigh on it: timed
+  // A pass over such a field is short enough that launching and waiting weigh on it: timed
   // one at a time, the trials picked the slower tile about one time in three (docs/rfilter.md).
   static constexpr int passes = 4;
 
-  void operator()(int candidate) {
+  void operator()(int tile) {
     if (field.size() == 0) allocate();
-    for (int p = 0; p < passes; ++p) pass(field, g, candidate);
+    for (int pass = 0; pass < passes; ++pass) filter_lines_in_teams(space, field, g, c, false, tile);
   }
 
   void allocate() {
-    // A CPU reports no cache size here: up to 2^25 entries (256 MiB), as large a field as most
-    // runs on a CPU filter.
     const long cache_bytes = pk::device_facts(space).cache_bytes;
-    const long entries =
-        cache_bytes > 0 ? std::max(4 * cache_bytes, 1L << 24) / static_cast<long>(sizeof(double)) : 1L << 25;
+    const long entries = std::max(4 * cache_bytes, 1L << 24) / static_cast<long>(sizeof(double));
     const long lines = std::min(caller.lines, std::max(1L, entries / caller.length));
     const int fast = static_cast<int>(std::min<long>(caller.fast_extent, lines));
     int extents[3];
     extents[caller.axis] = caller.length;
     extents[caller.fast_axis] = fast;
     extents[caller.slow_axis] = static_cast<int>(lines / fast);
-    field = Field(Kokkos::view_alloc(space, "pk::rfilter::trial_field"), extents[0], extents[1], extents[2]);
+    field = Field(Kokkos::view_alloc(space, "pk::rfilter::tile_trial"), extents[0], extents[1], extents[2]);
     g = LineGeometry<Layout>(caller.axis, extents);
   }
 };
-
-// A FieldTrial for the lines of g, its types deduced.
-template <class ExecutionSpace, class Layout, class Pass>
-FieldTrial<ExecutionSpace, Layout, Pass> field_trial(const ExecutionSpace& space, const LineGeometry<Layout>& g,
-                                                     Pass pass) {
-  return {space, g, pass};
-}
 
 // Lines per GPU team for the lines of g (0: they do not fit a team), timed once per device
 // and key; later calls (every CG iteration) find the choice in pk::autotune's cache.
@@ -97,27 +85,7 @@ int team_tile_lines(const ExecutionSpace& space, const LineGeometry<Layout>& g, 
   if (tiles.size() <= 1) return tiles.empty() ? 0 : tiles.front();
   const std::string key = std::string("pk::rfilter::tile_lines/") + (g.axis_is_contiguous ? "contiguous" : "strided") +
                           "/n=" + std::to_string(g.length);
-  return pk::autotune(space, key, tiles, field_trial(space, g, [&](const auto& field, const auto& lines, int tile) {
-                        filter_lines_in_teams(space, field, lines, c, false, tile);
-                      }));
-}
-
-// The bytes ahead at which a CPU tile's staging prefetches along the contiguous axis, one of
-// host_prefetch_bytes, timed once per machine and line length; 0 for lines along another axis,
-// whose staging does not use it. A field under 2^22 entries is mostly in cache, where the
-// distance matters little: it takes a choice already made, else the first, untimed.
-template <class ExecutionSpace, class Layout>
-int host_prefetch_choice(const ExecutionSpace& space, const LineGeometry<Layout>& g, const Coefficients& c) {
-  if (!g.axis_is_contiguous) return 0;
-  const std::vector<int> candidates(host_prefetch_bytes.begin(), host_prefetch_bytes.end());
-  const std::string key = "pk::rfilter::host_prefetch_bytes/n=" + std::to_string(g.length);
-  const bool affordable = g.lines * g.length >= (1L << 22);
-  return pk::autotune(space, key, candidates,
-                      field_trial(space, g,
-                                  [&](const auto& field, const auto& lines, int bytes) {
-                                    filter_lines_on_host(space, field, lines, c, false, bytes);
-                                  }),
-                      affordable);
+  return pk::autotune(space, key, tiles, TileTrial<ExecutionSpace, Layout>{space, g, c, {}, {}});
 }
 
 }  // namespace pk::rfilter::Details
