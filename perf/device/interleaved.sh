@@ -30,8 +30,13 @@ export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 mkdir -p "$out/runs" || exit 1
 
+# Even rounds run the variants in reverse order (a, b, b, a, ...): a fixed order charges any
+# drift within a round to the later variant (on the H100 machine's Xeon the second of two
+# runs of one build was the slower: perf/results/h100/host-pages).
 for r in $(seq 1 "$rounds"); do
-  for i in "${!names[@]}"; do
+  order=("${!names[@]}")
+  [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${order[@]}" | sort -rn))
+  for i in "${order[@]}"; do
     dir=$out/runs/${names[$i]}-$r
     mkdir -p "$dir"
     read -ra command <<<"${commands[$i]}"
