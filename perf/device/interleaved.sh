@@ -11,7 +11,7 @@
 #   perf/device/interleaved.sh /tmp/ab 5 old=build/device-old/pk-bench new=build/device/pk-bench \
 #     -- --kernel rfilter --space openmp --size full --case '^field256'
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 usage="usage: perf/device/interleaved.sh OUT ROUNDS NAME=COMMAND... -- ARGS..."
 out=${1:-} rounds=${2:-}
 [ -n "$out" ] && [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
@@ -34,8 +34,10 @@ mkdir -p "$out/runs" || exit 1
 # drift within a round to the later variant (on the H100 machine's Xeon the second of two
 # runs of one build was the slower: perf/results/h100/host-pages).
 for r in $(seq 1 "$rounds"); do
-  order=("${!names[@]}")
-  [ $((r % 2)) -eq 0 ] && order=($(printf '%s\n' "${order[@]}" | sort -rn))
+  order=()
+  for i in "${!names[@]}"; do
+    if [ $((r % 2)) -eq 0 ]; then order=("$i" "${order[@]}"); else order+=("$i"); fi
+  done
   for i in "${order[@]}"; do
     dir=$out/runs/${names[$i]}-$r
     mkdir -p "$dir"

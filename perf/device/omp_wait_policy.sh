@@ -7,7 +7,7 @@
 # OUT gets each run's summary JSON and log (runs/POLICY-ROUND) and table.txt: per policy,
 # pk-gbees' wall_seconds (its solver's time), min / median / max.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 out=${1:-}
 rounds=${2:-5}
 [ -n "$out" ] || { echo "usage: perf/device/omp_wait_policy.sh OUT [ROUNDS]" >&2; exit 2; }

@@ -15,8 +15,8 @@ peer_work gbeesc work
 peer_patch "$here/gbeesc.patch"
 flags="-pedantic -Wall -std=c99 -D_GNU_SOURCE -fPIC ${PK_PEER_GBEESC_OPT--O3 -march=native}"
 ldflags="" lapacke=system
-probe='#include <lapacke.h>
-int main(void) { double a = 1, w; return LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', 1, &a, 1, &w); }'
+probe=$(printf '%s\n' '#include <lapacke.h>' \
+  "int main(void) { double a = 1, w; return LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', 1, &a, 1, &w); }")
 if ! echo "$probe" | gcc -x c - -o "$peer_dir/lapacke-probe" -llapacke -llapack -lm >/dev/null 2>&1; then
   lapacke="stand-in perf/peers/gbeesc/lapacke (no LAPACKE links here)"
   mkdir -p "$peer_dir/lapacke"
