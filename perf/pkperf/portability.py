@@ -90,6 +90,8 @@ def read_peers(name, folder, platforms, skipped):
             continue
         try:
             kernel, peer = COMPARISONS[record["comparison"]]
+            configuration = (record.get("problem") or {}).get("peer_configuration")
+            peer = f"{peer} ({configuration})" if configuration else peer  # another setting, another code
             space, case = record["space"], record["ours"]["pk_bench_case"]
             ours, theirs = record["ours"]["stats"], record["peer"]["stats"]
             commit = record["ours"].get("commit")

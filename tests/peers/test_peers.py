@@ -208,6 +208,7 @@ check(done.returncode == 0, "run.py all: status %d: %s" % (done.returncode, done
 names = sorted(n for n in os.listdir(out) if n.endswith(".json"))
 expected = sorted(["fluidx3d-fp32-64.json", "fluidx3d-fp16s-64.json", "rrze-fp64-64.json", "rrze-fp64-128.json",
                    "rrze-fp32-64.json", "rrze-fp32-128.json", "cubesselk-evaluate-2000000.json",
+                   "cubesselk-evaluate-2000000-bins64.json",
                    "babelstream-omp-copy-1048576.json", "gbees-cuda-lorenz63.json", "gbees-c-lorenz63-1thread.json",
                    "gbees-c-lorenz63-allthreads.json"])
 check(names == expected, "records: %r" % names)
@@ -239,6 +240,9 @@ check(r["ours"]["pk_bench_case"] == "range-policy" and r["space"] == "openmp" an
       "1048576" in r["peer"]["command"], "babelstream record")
 r = record("cubesselk-evaluate-2000000.json")
 check(abs(r["ratio"] - 3.0e9 / 1.62e9) < 1e-12 and r["peer"]["command"][1] == "2000000", "cubesselk record")
+r = record("cubesselk-evaluate-2000000-bins64.json")  # the stand-in's output says 128 bins
+check(r["peer"]["command"][3] == "64" and r["problem"]["peer_configuration"] == "64 bins" and r["ratio"] is None and
+      "ran 128 bins, not 64" in r["errors"][0], "a CuBesselK run of other bins than asked is refused: %r" % r["errors"])
 
 r = record("gbees-cuda-lorenz63.json")  # a time: the ratio is peer / ours
 check(r["peer"]["values"] == [1.234567] * 5 and r["ours"]["values"] == [0.5] * 5 and
