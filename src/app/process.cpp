@@ -84,4 +84,9 @@ std::string openmp_binding() {
   return setting + (std::getenv(binding_marker) ? " (set by pk)" : " (the user's)");
 }
 
+std::string openmp_wait_policy() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  return policy ? policy : "unset (the runtime's default)";
+}
+
 }  // namespace pk

@@ -140,6 +140,7 @@ std::string write_result(const ResultRecord& record, const std::string& director
   const std::string tuning_cache = tuning_cache_folder();
   json["tuning"] = {{"trials", autotune_trials()}, {"cache", tuning_cache.empty() ? "off" : tuning_cache}};
   json["openmp_binding"] = openmp_binding();
+  json["openmp_wait_policy"] = openmp_wait_policy();
   if (!record.figure.empty()) {
     json["figure"] = record.figure;
     json["higher_is_better"] = record.higher_is_better;

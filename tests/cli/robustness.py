@@ -23,7 +23,8 @@ outputs-first: an output folder that cannot be made (a file in its way) or a che
 config-elsewhere: the shipped pk-gbees configs run from another working directory (their data
   paths name files beside them).
 binding: a program started without OMP_PROC_BIND and OMP_PLACES binds its threads (spread over
-  hardware threads) and its record says pk set it; a user's setting is kept and named.
+  hardware threads) and its record says pk set it; a user's setting is kept and named; the
+  records name OMP_WAIT_POLICY as the user set it, or unset.
 plot: pk-gbees --plot finds a Python that has matplotlib past a python3 without it first on
   PATH, and says what to install when PK_PYTHON names one without it.
 """
@@ -291,6 +292,16 @@ def binding(tmp):
         for path in records:
             got = json.load(open(path)).get("openmp_binding")
             check(got == expected, f"OMP_PROC_BIND={setting}: {os.path.basename(path)} says {got!r}, not {expected!r}")
+    # How idle threads wait, as the user set it or not at all.
+    env.pop("OMP_WAIT_POLICY", None)
+    for setting, expected in ((None, "unset (the runtime's default)"), ("active", "active")):
+        run_env = dict(env, OMP_WAIT_POLICY=setting) if setting else env
+        r = run([program("pk-bench"), "--space", "openmp", "--size", "tiny", "--kernel", "copy", "--out", tmp],
+                env=run_env, timeout=120)
+        check(r.returncode == 0, f"pk-bench with OMP_WAIT_POLICY={setting}: {r.returncode} {r.stderr!r}")
+        for path in (f for f in files_under(tmp) if f.endswith(".json")):
+            got = json.load(open(path)).get("openmp_wait_policy")
+            check(got == expected, f"OMP_WAIT_POLICY={setting}: {os.path.basename(path)} says {got!r}, not {expected!r}")
         check("OMP_PROC_BIND" not in r.stderr or setting, f"Kokkos warned of no binding: {r.stderr!r}")
 
 

@@ -33,4 +33,9 @@ void load_gpu_kernels_at_start();
 // what the records say of the binding.
 std::string openmp_binding();
 
+// OMP_WAIT_POLICY as the records say it ("active", or "unset (the runtime's default)"): how
+// idle OpenMP threads wait moved a CPU kernel of short parallel regions by a quarter
+// (perf/results/h100/omp-wait-policy).
+std::string openmp_wait_policy();
+
 }  // namespace pk

@@ -2,7 +2,7 @@
 // Benchmark and run records, written as one JSON file each:
 // {kernel, case, space, device, commit, kokkos: {version, patches}, host_simd_bytes: {compiled,
 //  cpu}, host: {cpu, sockets, cores, threads_per_core, numa_nodes, cpus}, date, command,
-//  metrics: {name: number, ...}, tuning: {trials, cache}, openmp_binding},
+//  metrics: {name: number, ...}, tuning: {trials, cache}, openmp_binding, openmp_wait_policy},
 // and "interrupted": true for a run that SIGINT or SIGTERM stopped early.
 #include <pk/core/clock.hpp>
 
