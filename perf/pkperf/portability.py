@@ -35,6 +35,12 @@ def geometric_mean(values):
     return math.exp(sum(map(math.log, values)) / len(values))
 
 
+# The metrics that set a case's problem (its end time, its size, its iterations): a CPU and a
+# GPU record of one case whose values differ solved different problems (pk-bench shortens
+# GBEES' Lorenz '96 on a CPU), and their speed-up would compare them.
+PROBLEM = ("end_time", "n", "k", "cells", "points")
+
+
 def read_folder(name, folder, skipped):
     """{NAME:SPACE: {"device", "cases": {(kernel, case): entry}}} from one folder's *.json."""
     folder, platforms = pathlib.Path(folder), {}
@@ -71,7 +77,8 @@ def read_folder(name, folder, skipped):
                                   "architectural": efficiency, "why": why,
                                   "moved_gbs": moved_gbs(key[1], space, metrics) if row.kind == "probe" else None,
                                   "fp64_peak_gflops": number(metrics, "fp64_peak_gflops"),
-                                  "spread": number(metrics, "repeat_spread")}
+                                  "spread": number(metrics, "repeat_spread"),
+                                  "problem": {m: metrics[m] for m in PROBLEM if m in metrics}}
     if not platforms:
         raise Error(f"{folder}: no pk-bench result records (*.json with kernel, case, space, metrics) to report")
     for platform in platforms.values():
@@ -250,7 +257,8 @@ def strong_scaling(runs):
 
 
 def speedups(platforms):
-    """{name: {kernel: summary}} of GPU ÷ CPU throughput over the cases both spaces of a folder ran;
+    """({name: {kernel: summary}}, left out) of GPU ÷ CPU throughput over the cases both spaces of a
+    folder ran on the same problem (PROBLEM; left out: [(name, kernel, case, {metric: (CPU, GPU)})]);
     speed-ups are ratios, so their mean is geometric. The CPU is the folder's openmp space, the GPU
     its other one (cuda or hip: a build holds one GPU backend); with two, each is NAME:SPACE.
     Beside each speed-up, the ratio of the two spaces' measured limits for the case (GPU ÷ CPU):
@@ -258,6 +266,7 @@ def speedups(platforms):
     footprint, the FP64 roof); for the copy probe, the ratio of the two probes' limits. A speed-up
     more than ABOVE_LIMITS times that ratio is listed, with its measured cause: the two efficiencies."""
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
+    left_out = []
     for p in platforms.values():
         gpus = [g for g in platforms.values() if g["name"] == p["name"] and g["space"] != "openmp"]
         for gpu in gpus if p["space"] == "openmp" else ():
@@ -265,10 +274,15 @@ def speedups(platforms):
             # Sorted: a set's order changes between runs, and with it the mean's last digits.
             for key in sorted(p["cases"].keys() & gpu["cases"].keys()):
                 cpu, on_gpu = p["cases"][key], gpu["cases"][key]
-                if min(cpu["value"], on_gpu["value"]) > 0:
+                a, b = cpu["problem"], on_gpu["problem"]
+                differs = {m: (a[m], b[m]) for m in PROBLEM if m in a and m in b and a[m] != b[m]}
+                if differs:
+                    left_out.append((name, key[0], key[1], differs))
+                elif min(cpu["value"], on_gpu["value"]) > 0:
                     speedup = on_gpu["value"] / cpu["value"] if cpu["higher"] else cpu["value"] / on_gpu["value"]
                     ratios[name][key[0]].append((key[1], speedup, limits_ratio(p, gpu, key, speedup)))
-    return {name: {k: speedup_summary(v) for k, v in sorted(by.items())} for name, by in sorted(ratios.items())}
+    return ({name: {k: speedup_summary(v) for k, v in sorted(by.items())} for name, by in sorted(ratios.items())},
+            left_out)
 
 
 ABOVE_LIMITS = 1.1  # a speed-up above the limits' ratio by more than the spread a record may have

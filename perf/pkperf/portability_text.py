@@ -286,14 +286,15 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
     if history:
         lines += history_section(history)
     lines += ["## CPU vs GPU speed-up", ""]
+    speedup, different_problems = speedup
     if speedup:
-        lines += ["GPU ÷ CPU throughput on the cases both spaces of a folder ran (for a time: CPU time ÷ GPU "
-                  "time); higher = GPU faster. A folder of history is marked so. Beside it, the ratio of the two "
-                  "spaces' limits for the same cases, GPU ÷ CPU (geometric mean over the cases rated on both: the "
-                  "copy at the case's footprint for lbm and rfilter, the FP64 roof for besselk, the copy probe for "
-                  "copy, whose speed-up compares counted bytes, which leave out the write-allocate a CPU pays: see "
-                  "the copy probe; gbees and the 1-D filter have none): a speed-up above it means the CPU runs "
-                  "further from its limit than the GPU. Cases above it by more than "
+        lines += ["GPU ÷ CPU throughput on the cases both spaces of a folder ran on the same problem (for a "
+                  "time: CPU time ÷ GPU time); higher = GPU faster. A folder of history is marked so. Beside it, "
+                  "the ratio of the two spaces' limits for the same cases, GPU ÷ CPU (geometric mean over the "
+                  "cases rated on both: the copy at the case's footprint for lbm and rfilter, the FP64 roof for "
+                  "besselk, the copy probe for copy, whose speed-up compares counted bytes, which leave out the "
+                  "write-allocate a CPU pays: see the copy probe; gbees and the 1-D filter have none): a speed-up "
+                  "above it means the CPU runs further from its limit than the GPU. Cases above it by more than "
                   f"{(ABOVE_LIMITS - 1) * 100:.0f} % are listed below the table with that measured cause.", "",
                   "| folder | kernel | cases | geometric mean (higher = GPU faster) | lowest | highest | "
                   "limits' ratio (cases) | above it |",
@@ -317,6 +318,12 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
                 f"{a['case']} {a['speedup']:.3g} vs {a['ratio']:.3g}"
                 + (f" (CPU {a['cpu_efficiency']:.2f}, GPU {a['gpu_efficiency']:.2f})" if a["cpu_efficiency"] else "")
                 for a in cases) for name, k, cases in above]
+        if different_problems:
+            lines += ["", "Left out, the two spaces' records of the case solved different problems (the metric: "
+                      "CPU, GPU):", ""]
+            lines += [f"- {folder(name)} {k} `{case}`: "
+                      + ", ".join(f"{m} {cpu:g}, {gpu:g}" for m, (cpu, gpu) in differs.items())
+                      for name, k, case, differs in different_problems]
         lines += ["", f"![CPU vs GPU speed-up]({charts['speedup']})"]
     else:
         lines.append("No folder holds both an openmp and a GPU (cuda or hip) record of the same case.")

@@ -87,7 +87,7 @@ def run():
     rated = rate(platforms)
     kernels = sorted({k for by_kind in rated.values() for k in by_kind})
     summaries = {kind: {k: summarize(k, rated[kind].get(k, {}), names) for k in kernels} for kind in KINDS}
-    speedup = speedups({**platforms, **history})
+    speedup, different_problems = speedups({**platforms, **history})
     runs = read_threads(args.threads, skipped) if args.threads else None
     scaling = strong_scaling(runs) if runs else None
     out = pathlib.Path(args.out)
@@ -109,11 +109,14 @@ def run():
         for stale in [*out.glob("efficiency-*.png"), *out.glob("threads-*.png")]:
             if stale.name not in pngs.values():
                 stale.unlink()
-        report = markdown(platforms, history, summaries, speedup, pngs, skipped, scaling_lines, limits, peers_read)
+        report = markdown(platforms, history, summaries, (speedup, different_problems), pngs, skipped, scaling_lines,
+                          limits, peers_read)
         save(out / "report.md", lambda t: t.write_text(report))
         save(out / "README.md", lambda t: t.write_text(readme(argv, summaries, names, history, peers_read)))
         numbers = {"platforms": names, "history": list(history), "architectural": summaries["architectural"],
                    "application": summaries["application"], "speedup": speedup,
+                   "speedup_left_out": [{"folder": n, "kernel": k, "case": c, "differs": d}
+                                        for n, k, c, d in different_problems],
                    "copy_probe": {n: {c: {"counted_gbs": e["value"], "moved_gbs": e["moved_gbs"]}
                                       for (k, c), e in p["cases"].items() if k == "copy"}
                                   for n, p in platforms.items()}}

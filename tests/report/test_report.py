@@ -226,6 +226,11 @@ for case, ours in (("lorenz63-allthreads", 0.5), ("lorenz63-1thread", 3.0)):  # 
           {"comparison": "gbees-c", "case": case, "space": "openmp", "unit": "s", "errors": [],
            "peer": {"name": "gbeesc", "stats": {"median": 0.4, "n": 5}},
            "ours": {"pk_bench_case": case, "stats": {"median": ours, "n": 5}, "commit": "fixture"}})
+# Lorenz '96 shortened on the CPU (pk-bench's end time 0.2 there, 1.3 on the GPU): no speed-up.
+for space, rate, end in (("openmp", 1e7, 0.2), ("cuda", 6e8, 1.3)):
+    write(mixed, f"gbees-lorenz96-{space}.json", {"kernel": "gbees", "case": "lorenz96", "space": space,
+                                                  "commit": "fixture", "metrics": {"cells_per_second": rate,
+                                                                                   "end_time": end}})
 write(peers, "peers.json", {"not": "a record"})
 write(peers, "newpeer-x.json", {"comparison": "newpeer", "case": "x", "space": "cuda"})
 result, numbers = report(f"gpu-box={mixed}", "--peers", f"gpu-box={earlier}", "--peers", f"gpu-box={peers}", "--out",
@@ -261,6 +266,11 @@ check("mixed-peers-earlier/gbees-cuda-lorenz63.json`: superseded by a later run,
       "an earlier run of a comparison: listed as superseded, not rated")
 check("gbees-c-lorenz63-1thread.json`: ours on one thread beside a serial peer" in markdown,
       "ours on one thread beside GBEES in C: not rated, said why")
+check(numbers["speedup_left_out"] == [{"folder": "gpu-box", "kernel": "gbees", "case": "lorenz96",
+                                       "differs": {"end_time": [0.2, 1.3]}}]
+      and numbers["speedup"]["gpu-box"]["gbees"]["cases"] == 1
+      and "- gpu-box gbees `lorenz96`: end_time 0.2, 1.3" in markdown,
+      f"a case whose CPU and GPU problems differ: no speed-up, said why {numbers['speedup_left_out']}")
 
 # The spread of the repeats: a record that keeps it is counted, one above 10 % is named.
 spread = OUT / "spread-box"
