@@ -281,27 +281,25 @@ def config_elsewhere(tmp):
 
 
 def binding(tmp):
-    env = {k: v for k, v in ENV.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES")}
+    env = {k: v for k, v in ENV.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES", "OMP_WAIT_POLICY")}
     env = {k: v for k, v in env.items() if not k.startswith(("OMPI_", "PMI", "SLURM_"))}
-    for setting, expected in ((None, "spread/threads (set by pk)"), ("close", "close/- (the user's)")):
-        run_env = dict(env, OMP_PROC_BIND=setting) if setting else env
+    # The binding and how idle threads wait: neither set (pk binds, the runtime's wait), then the user's.
+    for user, expected, expected_wait in (({}, "spread/threads (set by pk)", "unset (the runtime's default)"),
+                                          ({"OMP_PROC_BIND": "close", "OMP_WAIT_POLICY": "active"},
+                                           "close/- (the user's)", "active")):
+        setting, wait = user.get("OMP_PROC_BIND"), user.get("OMP_WAIT_POLICY")
+        run_env = dict(env, **user)
         r = run([program("pk-bench"), "--space", "openmp", "--size", "tiny", "--kernel", "copy", "--out", tmp],
                 env=run_env, timeout=120)
         records = [f for f in files_under(tmp) if f.endswith(".json")]
         check(r.returncode == 0 and records, f"pk-bench with OMP_PROC_BIND={setting}: {r.returncode} {r.stderr!r}")
         for path in records:
-            got = json.load(open(path)).get("openmp_binding")
+            record = json.load(open(path))
+            got = record.get("openmp_binding")
             check(got == expected, f"OMP_PROC_BIND={setting}: {os.path.basename(path)} says {got!r}, not {expected!r}")
-    # How idle threads wait, as the user set it or not at all.
-    env.pop("OMP_WAIT_POLICY", None)
-    for setting, expected in ((None, "unset (the runtime's default)"), ("active", "active")):
-        run_env = dict(env, OMP_WAIT_POLICY=setting) if setting else env
-        r = run([program("pk-bench"), "--space", "openmp", "--size", "tiny", "--kernel", "copy", "--out", tmp],
-                env=run_env, timeout=120)
-        check(r.returncode == 0, f"pk-bench with OMP_WAIT_POLICY={setting}: {r.returncode} {r.stderr!r}")
-        for path in (f for f in files_under(tmp) if f.endswith(".json")):
-            got = json.load(open(path)).get("openmp_wait_policy")
-            check(got == expected, f"OMP_WAIT_POLICY={setting}: {os.path.basename(path)} says {got!r}, not {expected!r}")
+            got = record.get("openmp_wait_policy")
+            check(got == expected_wait,
+                  f"OMP_WAIT_POLICY={wait}: {os.path.basename(path)} says {got!r}, not {expected_wait!r}")
         check("OMP_PROC_BIND" not in r.stderr or setting, f"Kokkos warned of no binding: {r.stderr!r}")
 
 
