@@ -240,7 +240,8 @@ def history_section(history):
     return lines + [""]
 
 
-def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_lines, limits, peers_read):
+def markdown(platforms, history, summaries, speedup, different_problems, charts, skipped, scaling_lines, limits,
+             peers_read):
     names = list(platforms)
     everything = {**platforms, **history}
     lines = ["# Portability report", "",
@@ -286,7 +287,6 @@ def markdown(platforms, history, summaries, speedup, charts, skipped, scaling_li
     if history:
         lines += history_section(history)
     lines += ["## CPU vs GPU speed-up", ""]
-    speedup, different_problems = speedup
     if speedup:
         lines += ["GPU ÷ CPU throughput on the cases both spaces of a folder ran on the same problem (for a "
                   "time: CPU time ÷ GPU time); higher = GPU faster. A folder of history is marked so. Beside it, "

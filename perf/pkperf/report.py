@@ -109,7 +109,7 @@ def run():
         for stale in [*out.glob("efficiency-*.png"), *out.glob("threads-*.png")]:
             if stale.name not in pngs.values():
                 stale.unlink()
-        report = markdown(platforms, history, summaries, (speedup, different_problems), pngs, skipped, scaling_lines,
+        report = markdown(platforms, history, summaries, speedup, different_problems, pngs, skipped, scaling_lines,
                           limits, peers_read)
         save(out / "report.md", lambda t: t.write_text(report))
         save(out / "README.md", lambda t: t.write_text(readme(argv, summaries, names, history, peers_read)))
