@@ -24,7 +24,8 @@ TYPED_TEST_SUITE(BesselKValidation, pk::test::EnabledSpaceTypes, pk::test::Space
 
 struct Evaluated {
   std::vector<double> log_k, k;  // evaluate()
-  std::vector<double> k_alone;   // bessel_k()
+  std::vector<double> k_alone;   // bessel_k() point by point
+  std::vector<double> k_all;     // bessel_k_all()
 };
 
 // evaluate(nu[i], x[i]) and bessel_k(nu[i], x[i]) for every i, on Space (its form of K_nu).
@@ -37,16 +38,19 @@ Evaluated evaluate_on(const Space& space, const std::vector<double>& nu, const s
   const auto dnu = pk::test::to_space(space, hnu);
   const auto dx = pk::test::to_space(space, hx);
   Kokkos::View<double*, typename Space::memory_space> log_k("pk::test::log_k", n), k("pk::test::k", n),
-      k_alone("pk::test::k_alone", n);
+      k_alone("pk::test::k_alone", n), k_all("pk::test::k_all", n);
   bk::evaluate_all(space, dnu, dx, log_k, k);
+  bk::bessel_k_all(space, dnu, dx, k_all);
   Kokkos::parallel_for(
       "pk::test::bessel_k", Kokkos::RangePolicy<Space>(space, 0, n),
       KOKKOS_LAMBDA(const long i) { k_alone(i) = bk::bessel_k<Space>(dnu(i), dx(i)); });
   const auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, log_k);
   const auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k);
   const auto hk_alone = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k_alone);
+  const auto hk_all = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, k_all);
   Evaluated e;
-  for (long i = 0; i < n; ++i) e.log_k.push_back(hl(i)), e.k.push_back(hk(i)), e.k_alone.push_back(hk_alone(i));
+  for (long i = 0; i < n; ++i)
+    e.log_k.push_back(hl(i)), e.k.push_back(hk(i)), e.k_alone.push_back(hk_alone(i)), e.k_all.push_back(hk_all(i));
   return e;
 }
 
@@ -110,6 +114,49 @@ TYPED_TEST(BesselK, ValueAloneMatchesEvaluateToTheBit) {
       EXPECT_TRUE(std::isnan(e.k_alone[i])) << "nu " << nu[i] << " x " << x[i];
     else
       EXPECT_EQ(e.k_alone[i], e.k[i]) << "nu " << nu[i] << " x " << x[i];
+  }
+}
+
+TYPED_TEST(BesselK, BatchesMatchPointByPointInAnyOrder) {
+  // evaluate_all and bessel_k_all sort each chunk's points by path before evaluating them: the
+  // reference points in a scattered order (every path in every chunk, a short last chunk) must
+  // give the bits of the point-by-point kernel at each point.
+  const auto& ref = reference();
+  const std::size_t n = ref.size();
+  std::vector<double> nu, x;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& p = ref[(i * 7919) % n];
+    nu.push_back(p.nu), x.push_back(p.x);
+  }
+  nu.push_back(std::numeric_limits<double>::quiet_NaN()), x.push_back(1.0);
+  const auto e = evaluate_on(TypeParam{}, nu, x);
+  for (std::size_t i = 0; i < nu.size(); ++i) {
+    if (std::isnan(e.k_alone[i])) {
+      EXPECT_TRUE(std::isnan(e.k[i]) && std::isnan(e.k_all[i])) << "nu " << nu[i] << " x " << x[i];
+    } else {
+      EXPECT_EQ(e.k[i], e.k_alone[i]) << "nu " << nu[i] << " x " << x[i];
+      EXPECT_EQ(e.k_all[i], e.k_alone[i]) << "nu " << nu[i] << " x " << x[i];
+    }
+  }
+}
+
+// How often the sorted loop that the batches take on GPUs visits each of n indices, on Space.
+template <class Space>
+std::vector<int> sorted_loop_visits(long n) {
+  constexpr int groups = 6;
+  Kokkos::View<int*, typename Space::memory_space> visits("pk::test::visits", n);
+  bk::Details::for_each_sorted_by_branch<groups>(
+      "pk::test::sorted", Space{}, n, KOKKOS_LAMBDA(const long i) { return static_cast<int>((i * 7) % groups); },
+      KOKKOS_LAMBDA(const long i) { Kokkos::atomic_add(&visits(i), 1); });
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, visits);
+  return std::vector<int>(h.data(), h.data() + n);
+}
+
+TYPED_TEST(BesselK, SortedLoopVisitsEveryPointOnce) {
+  // Here on every space: each index once, for any mix of keys and a last chunk cut short.
+  for (const long n : {0L, 1L, 1000L, 4099L}) {
+    const auto visits = sorted_loop_visits<TypeParam>(n);
+    for (long i = 0; i < n; ++i) ASSERT_EQ(visits[i], 1) << "index " << i << " of " << n;
   }
 }
 

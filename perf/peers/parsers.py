@@ -76,7 +76,9 @@ def rrze(text):
 
 def cubesselk(text):
     """perf/peers/cubesselk/driver.cu's line "CuBesselK: points P bins B repeats R median_s S
-    min_s S max_s S evals_per_second E not_finite N k0 K"."""
+    min_s S max_s S evals_per_second E not_finite N k0 K", and where it was given the reference
+    table, "CuBesselK: accuracy reference_points N box_points N max_rel_error E unanswered N
+    gp_points N max_rel_error_gp E"."""
     t = _clean(text)
     m = _need(r"^CuBesselK: points (\d+) bins (\d+) repeats (\d+) median_s (\S+) min_s (\S+) max_s (\S+) "
               r"evals_per_second (\S+) not_finite (\d+) k0 (\S+)", t, "'CuBesselK: points' line", re.M)
@@ -86,6 +88,12 @@ def cubesselk(text):
     m = re.search(r"^CuBesselK: device (.*)$", t, re.M)
     if m:
         out["device"] = m.group(1).strip()
+    m = re.search(r"^CuBesselK: accuracy reference_points (\d+) box_points (\d+) max_rel_error (\S+) "
+                  r"unanswered (\d+) gp_points (\d+) max_rel_error_gp (\S+)\s*$", t, re.M)
+    if m:
+        out.update({"reference_points": int(m.group(1)), "box_points": int(m.group(2)),
+                    "max_rel_error": float(m.group(3)), "unanswered": int(m.group(4)), "gp_points": int(m.group(5)),
+                    "max_rel_error_gp": float(m.group(6))})
     if out["not_finite"]:
         raise ParseError("CuBesselK returned %d values that are not finite and positive" % out["not_finite"])
     return out

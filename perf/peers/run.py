@@ -47,6 +47,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 GROUPS = {"gpu": ["fluidx3d", "cubesselk", "babelstream-cuda", "babelstream-kokkos", "gbees-cuda:lorenz63"],
           "cpu": ["rrze", "babelstream-omp", "gbees-c"]}
 GROUPS["all"] = GROUPS["gpu"] + GROUPS["cpu"]
+# The mpmath table pk-bench rates K_nu's accuracy on; CuBesselK's driver is given it too.
+REFERENCE = os.path.join(ROOT, "tests", "besselk", "reference.txt")
 OPT_IN = ["fluidx3d-cpu"]  # named on its own only: FluidX3D through an OpenCL CPU runtime (slow)
 KNOWN = [n.split(":")[0] for n in GROUPS["all"]] + OPT_IN
 
@@ -107,8 +109,8 @@ def cubesselk_case(binary, points, bins):
     if bins != 128:
         problem["peer_configuration"] = "%d bins" % bins
         name += "-bins%d" % bins
-    return Case(name, problem, [binary, str(points), "5", str(bins)], parsers.cubesselk, rate, "evaluate",
-                "evals_per_second", "evaluations/s")
+    return Case(name, problem, [binary, str(points), "5", str(bins), REFERENCE], parsers.cubesselk, rate,
+                "evaluate", "evals_per_second", "evaluations/s")
 
 
 def pk_size(sides):
@@ -557,6 +559,22 @@ def fmt_stats(s):
     return "-" if not s else "%s [%s, %s]" % (fmt(s["median"]), fmt(s["min"]), fmt(s["max"]))
 
 
+def accuracy_line(r):
+    """Both codes' largest errors on the reference points, where both records give them (the
+    same in every repetition: one kind of run, the same points)."""
+    peer = [p for p in r["peer"].get("parsed", []) if "max_rel_error" in p]
+    ours = [m for m in r["ours"].get("metrics", []) if "max_rel_error" in m]
+    if not peer or not ours:
+        return None
+    def pair(m):
+        return "%s / %s" % (fmt(m["max_rel_error"]), fmt(m.get("max_rel_error_gp")))
+    return ("- accuracy, %s: the largest relative error of K or log K on the mpmath reference points "
+            "(tests/besselk/reference.txt) in the tested box (nu <= 50, x in [1e-6, 700]) / in the timed points' box "
+            "(nu in [0.05, 5], x in [1e-3, 100]): peer %s (%s unanswered), ours %s (%s unanswered)." % (
+                r["case"], pair(peer[0]), peer[0].get("unanswered", "?"), pair(ours[0]),
+                fmt(ours[0].get("unanswered"))))
+
+
 def report(found, out):
     """OUT/peers.md (a table) and OUT/peers.png (one chart) over the records FOUND."""
     os.makedirs(out, exist_ok=True)
@@ -583,6 +601,7 @@ def report(found, out):
         lines += ["", "**%s**: %s." % (r["comparison"], r.get("title", "")), "",
                   "- same: %s." % r.get("same", ""), "- differs: %s." % r.get("differs", "")]
         o = r["ours"]
+        lines += [a for a in (accuracy_line(c) for c in found if c["comparison"] == r["comparison"]) if a]
         lines.append("- machine: %s; ours: %s, project commit %s; peer: %s at %s." % (
             "; ".join([r["machine"].get("cpu", "?")] + r["machine"].get("gpus", [])), o.get("device") or "?",
             o.get("commit") or r.get("harness_commit") or "?", r["peer"].get("repo"), r["peer"].get("commit")))

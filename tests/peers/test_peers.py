@@ -146,6 +146,8 @@ elif role == "pk-bench":
         name = name.replace("\\", "")
         r = {"kernel": kernel, "case": name, "space": space, "device": "stand-in", "commit": "0123456789ab",
              "command": "pk-bench", "metrics": {metric: value}, "figure": metric, "limit": "x"}
+        if kernel == "besselk":
+            r["metrics"].update(max_rel_error=3.1e-15, max_rel_error_gp=7.8e-16, unanswered=0.0)
         json.dump(r, open(os.path.join(out, "%s-%s-%s.json" % (kernel, name, space)), "w"))
     print("pk-bench stand-in:", names)
 else:
@@ -240,6 +242,10 @@ check(r["ours"]["pk_bench_case"] == "range-policy" and r["space"] == "openmp" an
       "1048576" in r["peer"]["command"], "babelstream record")
 r = record("cubesselk-evaluate-2000000.json")
 check(abs(r["ratio"] - 3.0e9 / 1.62e9) < 1e-12 and r["peer"]["command"][1] == "2000000", "cubesselk record")
+check(r["peer"]["command"][4].endswith("tests/besselk/reference.txt") and os.path.exists(r["peer"]["command"][4]),
+      "CuBesselK is given the reference table: %r" % r["peer"]["command"])
+check(r["peer"]["parsed"][0]["max_rel_error"] == 0.985 and r["peer"]["parsed"][0]["max_rel_error_gp"] == 4.5e-14 and
+      r["peer"]["parsed"][0]["box_points"] == 4788, "CuBesselK's accuracy in the record: %r" % r["peer"]["parsed"][0])
 r = record("cubesselk-evaluate-2000000-bins64.json")  # the stand-in's output says 128 bins
 check(r["peer"]["command"][3] == "64" and r["problem"]["peer_configuration"] == "64 bins" and r["ratio"] is None and
       "ran 128 bins, not 64" in r["errors"][0], "a CuBesselK run of other bins than asked is refused: %r" % r["errors"])
@@ -327,6 +333,8 @@ with open(os.path.join(out, "peers.md")) as f:
 check("| fluidx3d | fp32-64 | 2.281e+04 [2.281e+04, 2.281e+04]" in table or "| fluidx3d | fp32-64 | 22812.4" in table
       or "| fluidx3d | fp32-64 |" in table, "table row for fluidx3d")
 check("Failures:" in table and "fp16s-64" in table, "the table lists the failure")
+check("- accuracy, evaluate-2000000: " in table and "peer 0.985 / 4.5e-14 (0 unanswered), ours 3.1e-15 / 7.8e-16 "
+      "(0 unanswered)" in table, "both codes' accuracies beside the CuBesselK comparison")
 check(os.path.getsize(os.path.join(out, "peers.png")) > 10000 if os.path.exists(os.path.join(out, "peers.png"))
       else False, "the chart is drawn")
 os.remove(os.path.join(out, "peers.md"))

@@ -25,6 +25,7 @@
 // evaluate, bessel_k and log_bessel_k take the execution space whose kernels call them as an
 // optional template argument (bessel_k<Space>(nu, x)): without it, the GPU's form.
 #include <pk/besselk/details/asymptotic.hpp>
+#include <pk/besselk/details/by_branch.hpp>
 #include <pk/besselk/details/half_integer.hpp>
 #include <pk/besselk/details/integral.hpp>
 #include <pk/besselk/details/temme.hpp>
@@ -99,6 +100,17 @@ KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
   return recur_in_order<wanted>(lower, upper.value, ratio, mu, x, steps);
 }
 
+// The branch evaluate() takes at (nu, x), as a key of for_each_by_branch: the closed forms and
+// NaN (0), the series (1), the integral (2) and the asymptotic series (3) directly, and the
+// integral (4) and the asymptotic series (5) at two orders carried up by the recurrence.
+constexpr int branches = 6;
+KOKKOS_INLINE_FUNCTION int branch_of(double nu, double x) {
+  const Path path = path_for(nu, x);
+  if (path == Path::invalid || is_half_integer_order(nu)) return 0;
+  if (path == Path::series) return 1;
+  return static_cast<int>(path) + (nu <= direct_max_order ? 0 : 2);
+}
+
 }  // namespace Details
 
 // log K_nu(x) and K_nu(x) together.
@@ -118,20 +130,35 @@ KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) {
   return evaluate<ExecutionSpace>(nu, x).log_value;
 }
 
-// log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory.
+// log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory. Points
+// are taken in groups that follow one path (details/by_branch.hpp): on a GPU the threads of a
+// warp given points of different paths would run every path in turn.
 template <class ExecutionSpace, class Orders, class Arguments, class Values>
 void evaluate_all(const ExecutionSpace& space, const Orders& nu, const Arguments& x, const Values& log_k,
                   const Values& k) {
   static_assert(check_arguments<ExecutionSpace, Orders, Arguments, Values>());
   require(x.extent(0) == nu.extent(0) && log_k.extent(0) == nu.extent(0) && k.extent(0) == nu.extent(0),
           "besselk::evaluate_all: orders, arguments and results differ in length");
-  Kokkos::parallel_for(
-      "pk::besselk::evaluate_all", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nu.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) {
+  Details::for_each_by_branch<Details::branches>(
+      "pk::besselk::evaluate_all", space, static_cast<long>(nu.extent(0)),
+      KOKKOS_LAMBDA(const long i) { return Details::branch_of(nu(i), x(i)); },
+      KOKKOS_LAMBDA(const long i) {
         const BesselK r = evaluate<ExecutionSpace>(nu(i), x(i));
         log_k(i) = r.log_value;
         k(i) = r.value;
       });
+}
+
+// K alone at every point, as evaluate_all takes them.
+template <class ExecutionSpace, class Orders, class Arguments, class Values>
+void bessel_k_all(const ExecutionSpace& space, const Orders& nu, const Arguments& x, const Values& k) {
+  static_assert(check_arguments<ExecutionSpace, Orders, Arguments, Values>());
+  require(x.extent(0) == nu.extent(0) && k.extent(0) == nu.extent(0),
+          "besselk::bessel_k_all: orders, arguments and results differ in length");
+  Details::for_each_by_branch<Details::branches>(
+      "pk::besselk::bessel_k_all", space, static_cast<long>(nu.extent(0)),
+      KOKKOS_LAMBDA(const long i) { return Details::branch_of(nu(i), x(i)); },
+      KOKKOS_LAMBDA(const long i) { k(i) = bessel_k<ExecutionSpace>(nu(i), x(i)); });
 }
 
 }  // namespace pk::besselk
