@@ -3,11 +3,11 @@
 
     test_besselk_ops.py BESSELK_OPS_PY OUT_DIR
 
-besselk-ops holds one profiled launch of the evaluate kernel over 2 M points (15,625 blocks of
-128 threads) that executed 1e8 DADD, 6e7 DMUL and 2e8 DFMA: 50 + 30 + 2 x 100 = 280 FP64
-operations an evaluation. It is written into a bench folder's evaluate records of the same
-commit (GPU and CPU), not into GSL's; a record of another commit, a page of two launches or a
-page without a count must give one line on stderr and exit status 2.
+besselk-ops holds one profiled launch of the evaluate kernel, bessel_k_all, over 2 M points
+(1,954 teams of 128 threads) that executed 1e8 DADD, 6e7 DMUL and 2e8 DFMA: 50 + 30 + 2 x 100 =
+280 FP64 operations an evaluation. It is written into a bench folder's evaluate records of the
+same commit (GPU and CPU), not into GSL's; a record of another commit, a page of two launches, a
+page of another kernel or a page without a count must give one line on stderr and exit status 2.
 """
 import json
 import pathlib
@@ -77,6 +77,10 @@ two = OUT / "two"
 shutil.copytree(pages, two)
 (two / "besselk-evaluate.csv").write_text("\n".join(csv + csv[2:]) + "\n")
 bad["two launches"] = (two, bench("two-bench", [record("cuda")]))
+another = OUT / "another-kernel"
+shutil.copytree(pages, another)
+(another / "besselk-evaluate.csv").write_text("\n".join(csv[:2] + [csv[2].replace("bessel_k_all", "evaluate_all")]) + "\n")
+bad["another kernel"] = (another, bench("another-kernel-bench", [record("cuda")]))
 uncounted = OUT / "uncounted"
 shutil.copytree(pages, uncounted)
 (uncounted / "besselk-evaluate.csv").write_text("\n".join(
