@@ -100,15 +100,28 @@ KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
   return recur_in_order<wanted>(lower, upper.value, ratio, mu, x, steps);
 }
 
-// The branch evaluate() takes at (nu, x), as a key of for_each_by_branch: the closed forms and
-// NaN (0), the series (1), the integral (2) and the asymptotic series (3) directly, and the
-// integral (4) and the asymptotic series (5) at two orders carried up by the recurrence.
-constexpr int branches = 6;
+// The group of points whose evaluations take the same branches and about as many terms, as a
+// key of for_each_by_branch: 0 for the closed forms and NaN; else one of five routes (the
+// series; the integral and the asymptotic series, each directly or at two orders carried up by
+// the recurrence) times four bands of x within the route's path, since x sets how many terms
+// the series, the integral's bins and the asymptotic series take before they stop.
+constexpr int x_bands = 4;
+constexpr int branches = 1 + 5 * x_bands;
 KOKKOS_INLINE_FUNCTION int branch_of(double nu, double x) {
   const Path path = path_for(nu, x);
   if (path == Path::invalid || is_half_integer_order(nu)) return 0;
-  if (path == Path::series) return 1;
-  return static_cast<int>(path) + (nu <= direct_max_order ? 0 : 2);
+  const int recurred = nu <= direct_max_order ? 0 : 2;  // routes 3 and 4
+  int route = 0, band = 0;
+  if (path == Path::series) {
+    band = (x >= 0.01) + (x >= 0.1) + (x >= 0.4);
+  } else if (path == Path::integral) {
+    route = 1 + recurred;
+    band = (x >= 2) + (x >= 4) + (x >= 8);
+  } else {
+    route = 2 + recurred;
+    band = (x >= 40) + (x >= 70) + (x >= 150);
+  }
+  return 1 + route * x_bands + band;
 }
 
 }  // namespace Details
@@ -131,8 +144,8 @@ KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) {
 }
 
 // log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory. Points
-// are taken in groups that follow one path (details/by_branch.hpp): on a GPU the threads of a
-// warp given points of different paths would run every path in turn.
+// are taken in groups of one route and band of x (branch_of, details/by_branch.hpp): on a GPU
+// the threads of a warp given points of different paths would run every path in turn.
 template <class ExecutionSpace, class Orders, class Arguments, class Values>
 void evaluate_all(const ExecutionSpace& space, const Orders& nu, const Arguments& x, const Values& log_k,
                   const Values& k) {
