@@ -12,13 +12,17 @@ namespace pk {
 
 // GFLOP/s (an FMA counts 2) of `repeats` runs, the median: every work item runs `chains`
 // independent FMA chains, enough to hide the FMA latency with the vector width of a CPU core
-// or the warps of a GPU; the space's concurrency times 64 items keep every core busy.
+// or the warps of a GPU; the space's concurrency times 64 items keep every core busy. The
+// chains grow until a run takes 20 ms: in a shorter one, starting and joining a CPU's threads
+// would count against the rate, more the more threads there are.
 template <class Space>
 double measure_fp64_peak_gflops(const Space& space, int repeats) {
-  constexpr int chains = 64, steps = 1024;
+  constexpr int chains = 64;
+  constexpr double min_seconds = 0.02;
   const long items = 64L * space.concurrency();
   Kokkos::View<double*, typename Space::memory_space> out(Kokkos::view_alloc(space, "pk::fp64_probe::out"), items);
-  const double seconds = median_seconds(space, repeats, [&] {
+  int steps = 1024;
+  const auto run = [&] {
     Kokkos::parallel_for(
         "pk::fp64_probe", Kokkos::RangePolicy<Space>(space, 0, items), KOKKOS_LAMBDA(const long i) {
           double a[chains];
@@ -33,7 +37,9 @@ double measure_fp64_peak_gflops(const Space& space, int repeats) {
           for (int c = 0; c < chains; ++c) sum += a[c];
           out(i) = sum;
         });
-  });
+  };
+  while (steps < (1 << 24) && median_seconds(space, 1, run) < min_seconds) steps *= 2;
+  const double seconds = median_seconds(space, repeats, run);
   return 2.0 * chains * steps * static_cast<double>(items) / seconds * 1e-9;
 }
 
