@@ -24,8 +24,10 @@ constexpr int integral_nodes = 40;
 // How a bin's nodes are summed, chosen by the space that evaluates (besselk.hpp):
 //   running  8 bins of 5, node after node with a running damping factor: the fewest live
 //            values, for a GPU thread that takes one point (its registers set the occupancy);
-//   lanes    5 bins of 8, each node's term formed apart, then summed in pairs: independent
-//            lanes that a compiler takes SIMD-wide across a point's nodes, for CPUs.
+//   lanes    every node at once against the largest exponent of all, in 5 rows of 8 lanes
+//            summed lane by lane and then in pairs: independent lanes that a compiler takes
+//            SIMD-wide across a point's nodes, and rows whose exponentials a CPU core runs
+//            side by side instead of waiting on one bin's before the next.
 enum class NodeSum { running, lanes };
 template <NodeSum sum>
 constexpr int integral_steps_per_bin = sum == NodeSum::lanes ? 8 : 5;
@@ -60,9 +62,9 @@ KOKKOS_INLINE_FUNCTION double exp_nonpositive(double a) {
 // subtracted inside the exponent (x cosh t - x would lose x * eps).
 // The nodes are fixed, so 2 sinh^2(t_j / 2) = cosh t_j - 1 is a table (mpmath, rounded),
 // and each node costs one exp. g is concave (g'' = -x cosh t), so once it falls within a
-// bin it falls at every later node: the sum stops at the first such bin that is negligible
-// (running: 3 or 4 of the 8 bins are summed at x = 25, 7 at x = 2, all 8 near x = 1; lanes: 2
-// of the 5 at x = 25, 4 at x = 2, all 5 near x = 1).
+// bin it falls at every later node: the running sum stops at the first such bin that is
+// negligible (3 or 4 of the 8 bins are summed at x = 25, 7 at x = 2, all 8 near x = 1); the
+// lanes take every node, the terms past the peak adding nothing.
 template <Wanted wanted, NodeSum sum = NodeSum::running>
 KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
   constexpr int nodes = integral_nodes, steps = integral_steps_per_bin<sum>, bins = nodes / steps;
@@ -111,47 +113,53 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
                                             64.49089415251873};
   const double h = integral_upper_bound / nodes;
   const double damping_step = ::exp(-2 * nu * h);  // e^{-2 nu h}
-  double damping_steps[steps] = {};                // lanes: e^{-2 nu j h}, a node's damping against its bin's first
+  double total_max = 0, total_sum = 0;             // the largest exponent, and the sum of the terms against it
   if constexpr (sum == NodeSum::lanes) {
+    double damping_steps[steps];  // e^{-2 nu j h}: a node's damping against its row's first
     damping_steps[0] = 1.0;
     for (int j = 1; j < steps; ++j) damping_steps[j] = damping_steps[j - 1] * damping_step;
-  }
-  double total_max = 0, total_sum = 0;  // running log-sum-exp over the bins
-  for (int bin = 0; bin < bins; ++bin) {
-    const int first = bin * steps;
-    double g[steps];
-    double local_max = -HUGE_VAL;
-    for (int j = 0; j < steps; ++j) {
-      g[j] = -x * cosh_minus_one[first + j] + nu * ((first + j) * h);
-      local_max = g[j] > local_max ? g[j] : local_max;
+    double g[nodes];
+    for (int j = 0; j < nodes; ++j) g[j] = -x * cosh_minus_one[j] + nu * (j * h);
+    double largest = g[0];
+    for (int j = 1; j < nodes; ++j) largest = g[j] > largest ? g[j] : largest;
+    double lanes[steps] = {};
+    for (int bin = 0; bin < bins; ++bin) {
+      const double damping = exp_nonpositive(-2 * nu * (bin * steps) * h);  // e^{-2 nu t}, the row's first node
+      for (int j = 0; j < steps; ++j)
+        lanes[j] += exp_nonpositive(g[bin * steps + j] - largest) * (1 + damping * damping_steps[j]) *
+                    (bin == 0 && j == 0 ? 0.5 : 1.0);  // trapezoid end at t = 0
     }
-    if (bin > 0 && g[1] < g[0] && local_max < total_max - integral_negligible) break;
-    const double damping = bin == 0 ? 1.0 : exp_nonpositive(-2 * nu * first * h);  // e^{-2 nu t}, the first node
-    double bin_sum = 0;
-    if constexpr (sum == NodeSum::lanes) {
-      double term[steps];
-      for (int j = 0; j < steps; ++j) term[j] = exp_nonpositive(g[j] - local_max) * (1 + damping * damping_steps[j]);
-      if (bin == 0) term[0] *= 0.5;  // trapezoid end at t = 0
-      for (int width = steps / 2; width > 0; width /= 2)
-        for (int j = 0; j < width; ++j) term[j] += term[j + width];
-      bin_sum = 0.5 * term[0];
-    } else {
-      double node_damping = damping;
+    for (int width = steps / 2; width > 0; width /= 2)
+      for (int j = 0; j < width; ++j) lanes[j] += lanes[j + width];
+    total_max = largest;
+    total_sum = 0.5 * lanes[0];
+  } else {
+    for (int bin = 0; bin < bins; ++bin) {
+      const int first = bin * steps;
+      double g[steps];
+      double local_max = -HUGE_VAL;
+      for (int j = 0; j < steps; ++j) {
+        g[j] = -x * cosh_minus_one[first + j] + nu * ((first + j) * h);
+        local_max = g[j] > local_max ? g[j] : local_max;
+      }
+      if (bin > 0 && g[1] < g[0] && local_max < total_max - integral_negligible) break;
+      const double damping = bin == 0 ? 1.0 : exp_nonpositive(-2 * nu * first * h);  // e^{-2 nu t}, the first node
+      double bin_sum = 0, node_damping = damping;
       for (int j = 0; j < steps; ++j) {
         const double weight = (first + j == 0) ? 0.5 : 1.0;  // trapezoid end at t = 0
         bin_sum += weight * exp_nonpositive(g[j] - local_max) * (1 + node_damping);
         node_damping *= damping_step;
       }
       bin_sum *= 0.5;
-    }
-    if (bin == 0) {  // the first bin sets the scale
-      total_sum = bin_sum;
-      total_max = local_max;
-    } else if (local_max > total_max) {
-      total_sum = total_sum * exp_nonpositive(total_max - local_max) + bin_sum;
-      total_max = local_max;
-    } else {
-      total_sum += bin_sum * exp_nonpositive(local_max - total_max);
+      if (bin == 0) {  // the first bin sets the scale
+        total_sum = bin_sum;
+        total_max = local_max;
+      } else if (local_max > total_max) {
+        total_sum = total_sum * exp_nonpositive(total_max - local_max) + bin_sum;
+        total_max = local_max;
+      } else {
+        total_sum += bin_sum * exp_nonpositive(local_max - total_max);
+      }
     }
   }
   const double value = ::exp(-x) * ::exp(total_max) * (h * total_sum);
