@@ -8,9 +8,10 @@
 //                    recurrence in the order (Campbell 1980) up to nu; at 1 < x <= 2 the
 //                    series loses ~5e-15 (measured), the integral does not;
 //   1 < x < 25       the integral of exp(-x cosh t) cosh(nu t) over the fixed range [0, 5]
-//                    in bins, a local maximum per bin, log-sum-exp (the paper's refined
-//                    Takekawa algorithm, eq. 8): 5 bins of 8 nodes in SIMD lanes for a
-//                    host space's kernels, 8 bins of 5 summed node after node for a GPU's
+//                    by the trapezoid rule, its terms scaled by their largest (Takekawa):
+//                    for a GPU's kernels 8 bins of 5 nodes, a local maximum per bin joined by
+//                    log-sum-exp (the paper's refined algorithm, eq. 8), node after node; for
+//                    a host space's, all 40 nodes against one maximum in rows of 8 SIMD lanes
 //                    (details/integral.hpp), chosen by the space template argument;
 //   x >= 25          Hankel's asymptotic expansion (the integral's fixed step would need
 //                    to shrink like 1/sqrt(x) there).
