@@ -3,8 +3,9 @@
 
 Nsight Compute counts, on the GPU, the FP64 instructions of pk-bench's evaluate kernel
 (bessel_k_all) that ran (DADD, DMUL and DFMA of the threads whose predicate was on); an operation
-is an add or a multiply, so a DFMA counts two, as in the FP64 rate pk-bench measures beside the case. Divided by the points
-the kernel evaluated, that is the count the roof divides the FP64 rate by. The CPUs measured here
+is an add or a multiply, so a DFMA counts two, as in the FP64 rate pk-bench measures beside the
+case. Divided by the points the kernel evaluated, that is the count the roof divides the FP64
+rate by. The CPUs measured here
 give no hardware counters, so their records take the count of the same source on the GPU: their
 roof says how far the host build is from the FP64 rate at the GPU build's operation count.
 """

@@ -38,7 +38,8 @@ double measure_fp64_peak_gflops(const Space& space, int repeats) {
           out(i) = sum;
         });
   };
-  while (steps < (1 << 24) && median_seconds(space, 1, run) < min_seconds) steps *= 2;
+  run();  // the warm-up, once: each doubling below is then a single timed run
+  while (steps < (1 << 24) && fenced_seconds(space, run) < min_seconds) steps *= 2;
   const double seconds = median_seconds(space, repeats, run);
   return 2.0 * chains * steps * static_cast<double>(items) / seconds * 1e-9;
 }
