@@ -13,14 +13,16 @@
 namespace pk {
 
 // Asks the cache for the lines of [address + distance, address + distance + bytes), to read
-// them or (for_write) to write them.
-template <bool for_write, int bytes>
-KOKKOS_FORCEINLINE_FUNCTION void prefetch_ahead(const void* address, int distance) {
+// them or (for_write) to write them; locality 3 asks for them in every level of cache, 2 in
+// the second level and below (GCC's scale: what is still to wait should not evict the level-1
+// cache's lines in use).
+template <bool for_write, int bytes, int locality = 3>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_ahead(const void* address, long distance) {
 #if defined(__GNUC__) && defined(KOKKOS_IF_ON_HOST)
   // as an integer: the lines ahead may lie past the array's end, where a hint is harmless
   KOKKOS_IF_ON_HOST((const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(address) + distance;
                      for (int b = 0; b < bytes; b += 64)
-                         __builtin_prefetch(reinterpret_cast<const void*>(first + b), for_write ? 1 : 0);))
+                         __builtin_prefetch(reinterpret_cast<const void*>(first + b), for_write ? 1 : 0, locality);))
 #endif
   (void)address;
   (void)distance;

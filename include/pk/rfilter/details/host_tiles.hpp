@@ -1,12 +1,14 @@
 #pragma once
-// CPU threads: a work item stages a tile of host_tile_lines lines (the SIMD lanes of a few
-// registers: launch_parameters.hpp) in its level-1 scratch as tile(j, l) at
-// j * host_tile_lines + l and filters them in lockstep, vectorised across lines
-// (filter_lines_lockstep). Plain loops copy the tile: lines side by side in memory (an axis
-// other than the contiguous one) copy as one contiguous run per entry j; lines along the
-// contiguous axis a cache line (8 entries) of each at a time, so that the 8 tile rows it
-// fills stay in level-1 cache while every line of the tile passes (line by line, a line's
-// entries go to as many rows, which do not stay: docs/rfilter.md); others line by line.
+// CPU threads: a work item filters host_tiles_per_item tiles of host_tile_lines lines (the SIMD
+// lanes of a few registers: launch_parameters.hpp) in turn. It stages each in its level-1
+// scratch as tile(j, l) at j * host_tile_lines + l and filters the lines in lockstep, vectorised
+// across lines (filter_lines_lockstep); while that tile's sweeps run in cache, it asks memory
+// for the next tile's entries (NextTile), which the sweeps would otherwise leave idle. Plain
+// loops copy the tile: lines side by side in memory (an axis other than the contiguous one)
+// copy as one contiguous run per entry j; lines along the contiguous axis a cache line (8
+// entries) of each at a time, so that the 8 tile rows it fills stay in level-1 cache while
+// every line of the tile passes (line by line, a line's entries go to as many rows, which do
+// not stay: docs/rfilter.md); others line by line.
 #include <pk/core/prefetch.hpp>
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/launch_parameters.hpp>
@@ -19,62 +21,123 @@
 
 namespace pk::rfilter::Details {
 
+// Where a tile's lines lie: `count` lines from line `first`, entry 0 of the first at `start`;
+// side by side when they are consecutive in memory (not along the contiguous axis).
+struct TilePlace {
+  long first = 0, start = 0;
+  int count = 0;
+  bool side_by_side = false;
+
+  KOKKOS_DEFAULTED_FUNCTION TilePlace() = default;
+  template <class Geometry>
+  KOKKOS_INLINE_FUNCTION TilePlace(const Geometry& g, long first_, int tile) : first(first_), start(g.offset(first_)) {
+    count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
+    side_by_side = !g.axis_is_contiguous && g.offset(first + count - 1) - start == count - 1;
+  }
+};
+
+// Asks for a tile's entries a few cache lines at each call, in runs of contiguous memory (a
+// row of side-by-side lines, or a line), into the second-level cache: the level-1 cache holds
+// the tile being filtered.
+template <class Geometry>
+class NextTile {
+ public:
+  KOKKOS_DEFAULTED_FUNCTION NextTile() = default;  // asks for nothing
+  KOKKOS_INLINE_FUNCTION NextTile(const double* data, const Geometry& g, const TilePlace& p, int calls)
+      : data_(data), g_(&g), place_(p) {
+    const int n = g.length;
+    runs_ = p.side_by_side ? n : p.count;
+    per_run_ = p.side_by_side ? (p.count + 7) / 8 : g.axis_is_contiguous ? (n + 7) / 8 : n;
+    step_ = p.side_by_side || g.axis_is_contiguous ? 8 : g.axis_step;
+    const long lines = static_cast<long>(runs_) * per_run_;
+    per_call_ = calls > 0 ? static_cast<int>((lines + calls - 1) / calls) : 0;
+    run_begin_ = data_ + run_offset(0);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()() {
+    for (int i = 0; i < per_call_ && run_ < runs_; ++i) {
+      prefetch_ahead<false, 64, 2>(run_begin_ + line_ * step_, 0);
+      if (++line_ == per_run_) {
+        line_ = 0;
+        if (++run_ < runs_) run_begin_ = data_ + run_offset(run_);
+      }
+    }
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION long run_offset(int run) const {
+    return place_.side_by_side ? place_.start + run * g_->axis_step : g_->offset(place_.first + run);
+  }
+  const double* data_ = nullptr;
+  const Geometry* g_ = nullptr;
+  TilePlace place_;
+  int runs_ = 0, per_run_ = 0, per_call_ = 0, run_ = 0, line_ = 0;
+  long step_ = 0;
+  const double* run_begin_ = nullptr;
+};
+
 template <class ExecutionSpace, class Field3>
 void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
                           const LineGeometry<typename Field3::array_layout>& g, const Coefficients& c, bool adjoint) {
   using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Ahead = NextTile<LineGeometry<typename Field3::array_layout>>;
   constexpr int tile = host_tile_lines<ExecutionSpace>;
   const int n = g.length;
-  const long teams = (g.lines + tile - 1) / tile;
+  const long tiles = (g.lines + tile - 1) / tile;
+  const long items = (tiles + host_tiles_per_item - 1) / host_tiles_per_item;
   const double alpha = c.alpha, beta = c.beta;
   const int iterations = c.iterations;
+  const int sweep_steps = 2 * iterations * (n - 1);
   const long axis_step = g.axis_step;
   double* const data = field.data();
   const size_t entries = static_cast<size_t>(n) * tile;
   const Policy policy =
-      Policy(space, static_cast<int>(teams), 1).set_scratch_size(1, Kokkos::PerTeam(Scratch::shmem_size(entries)));
+      Policy(space, static_cast<int>(items), 1).set_scratch_size(1, Kokkos::PerTeam(Scratch::shmem_size(entries)));
   Kokkos::parallel_for(
       "pk::rfilter::filter_lines_on_host", policy, KOKKOS_LAMBDA(const Member& team) {
         double* const t = Scratch(team.team_scratch(1), entries).data();
-        const long first = static_cast<long>(team.league_rank()) * tile;
-        const int count = static_cast<int>(g.lines - first < tile ? g.lines - first : tile);
-        const long start = g.offset(first);
-        const bool side_by_side = !g.axis_is_contiguous && g.offset(first + count - 1) - start == count - 1;
         // Applies move(field entry, tile entry) to every entry of the tile's lines; staging
         // (`fetch`), it first asks for the entries it will stage a few rows or lines further on.
-        auto each_entry = [&](auto&& move, auto fetch) {
+        auto each_entry = [&](const TilePlace& p, auto&& move, auto fetch) {
           constexpr bool staging = decltype(fetch)::value;
-          if (side_by_side) {
+          if (p.side_by_side) {
             for (int j = 0; j < n; ++j) {
               if (staging)
-                prefetch_ahead<true, tile * sizeof(double)>(&data[start + j * axis_step],
+                prefetch_ahead<true, tile * sizeof(double)>(&data[p.start + j * axis_step],
                                                             host_prefetch_rows * axis_step * sizeof(double));
-              for (int l = 0; l < count; ++l)
-                move(data[start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
+              for (int l = 0; l < p.count; ++l)
+                move(data[p.start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
             }
           } else if (axis_step == 1) {
             for (int j0 = 0; j0 < n; j0 += 8) {
               const int j1 = j0 + 8 < n ? j0 + 8 : n;
-              for (int l = 0; l < count; ++l) {
-                const long line = g.offset(first + l);
+              for (int l = 0; l < p.count; ++l) {
+                const long line = g.offset(p.first + l);
                 if (staging) prefetch_ahead<true, 64>(&data[line + j0], host_prefetch_bytes);
                 for (int j = j0; j < j1; ++j) move(data[line + j], t[static_cast<size_t>(j) * tile + l]);
               }
             }
           } else {
-            for (int l = 0; l < count; ++l) {
-              const long line = g.offset(first + l);
+            for (int l = 0; l < p.count; ++l) {
+              const long line = g.offset(p.first + l);
               for (int j = 0; j < n; ++j) move(data[line + j * axis_step], t[static_cast<size_t>(j) * tile + l]);
             }
           }
         };
-        each_entry([](const double& entry, double& staged) { staged = entry; }, std::true_type{});
-        for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
-          for (int l = count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
-        filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint);
-        each_entry([](double& entry, const double& staged) { entry = staged; }, std::false_type{});
+        const long first_tile = static_cast<long>(team.league_rank()) * host_tiles_per_item;
+        const long end_tile = first_tile + host_tiles_per_item < tiles ? first_tile + host_tiles_per_item : tiles;
+        for (long k = first_tile; k < end_tile; ++k) {
+          const TilePlace here(g, k * tile, tile);
+          each_entry(
+              here, [](const double& entry, double& staged) { staged = entry; }, std::true_type{});
+          for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
+            for (int l = here.count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
+          Ahead ahead = k + 1 < end_tile ? Ahead(data, g, TilePlace(g, (k + 1) * tile, tile), sweep_steps) : Ahead();
+          filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint, ahead);
+          each_entry(
+              here, [](double& entry, const double& staged) { entry = staged; }, std::false_type{});
+        }
       });
 }
 

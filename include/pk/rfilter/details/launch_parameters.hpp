@@ -15,6 +15,11 @@ namespace pk::rfilter::Details {
 template <class ExecutionSpace>
 constexpr int host_tile_lines = 4 * Tuning<ExecutionSpace>::simd_bytes / static_cast<int>(sizeof(double));
 
+// CPU: tiles a work item filters in turn. Each tile but its first has its entries asked for
+// while the tile before it is filtered (host_tiles.hpp); more tiles an item hide more of
+// those waits and leave fewer items to balance across threads.
+constexpr int host_tiles_per_item = 8;
+
 // CPU: how far ahead a tile's staging copy asks for the field's entries (pk::prefetch_ahead):
 // host_prefetch_rows rows of side-by-side lines, or host_prefetch_bytes along lines that lie
 // along the contiguous axis, whose tile takes 8 entries of each of its lines at a time. The

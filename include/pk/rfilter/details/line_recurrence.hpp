@@ -55,10 +55,11 @@ KOKKOS_INLINE_FUNCTION void filter_line_adjoint(const Line& line, int n, double 
 // across the lines says `omp simd` (every build has OpenMP): without it g++ unrolled a
 // 16-line step (AVX2) into scalar code. It is a function of its own, never inlined into the
 // kernel that stages the tile (host_tiles.hpp): inlined there, g++ 12 compiled the sweeps into
-// slower code (docs/rfilter.md).
-template <int Width>
+// slower code (docs/rfilter.md). ahead() is called once a step of every sweep: the caller's
+// chance to ask memory for what it needs next while the sweeps work in cache.
+template <int Width, class Ahead>
 [[gnu::noinline]] KOKKOS_FUNCTION void filter_lines_lockstep(double* tile, int n, double alpha, double beta,
-                                                             int iterations, bool adjoint) {
+                                                             int iterations, bool adjoint, Ahead& ahead) {
   const double end = 1.0 / (1.0 + alpha);
   auto row = [&](int j) { return tile + static_cast<long>(j) * Width; };
   auto scale_row = [&](int j, double factor) {
@@ -71,6 +72,7 @@ template <int Width>
       double* entries = row(j);
 #pragma omp simd
       for (int l = 0; l < Width; ++l) entries[l] = y[l] = beta * entries[l] + alpha * y[l];
+      ahead();
     }
   };
   if (!adjoint) {
