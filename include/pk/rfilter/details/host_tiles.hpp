@@ -3,12 +3,12 @@
 // lanes of a few registers: launch_parameters.hpp) in turn. It stages each in its level-1
 // scratch as tile(j, l) at j * host_tile_lines + l and filters the lines in lockstep, vectorised
 // across lines (filter_lines_lockstep); while that tile's sweeps run in cache, it asks memory
-// for the next tile's entries (NextTile), which the sweeps would otherwise leave idle. Plain
-// loops copy the tile: lines side by side in memory (an axis other than the contiguous one)
-// copy as one contiguous run per entry j; lines along the contiguous axis a cache line (8
-// entries) of each at a time, so that the 8 tile rows it fills stay in level-1 cache while
-// every line of the tile passes (line by line, a line's entries go to as many rows, which do
-// not stay: docs/rfilter.md); others line by line.
+// for the next tile's entries where they lie side by side (NextRows), which the sweeps would
+// otherwise leave idle. Plain loops copy the tile: lines side by side in memory (an axis other
+// than the contiguous one) copy as one contiguous run per entry j; lines along the contiguous
+// axis a cache line (8 entries) of each at a time, so that the 8 tile rows it fills stay in
+// level-1 cache while every line of the tile passes (line by line, a line's entries go to as
+// many rows, which do not stay: docs/rfilter.md); others line by line.
 #include <pk/core/prefetch.hpp>
 #include <pk/rfilter/coefficients.hpp>
 #include <pk/rfilter/details/launch_parameters.hpp>
@@ -36,43 +36,34 @@ struct TilePlace {
   }
 };
 
-// Asks for a tile's entries a few cache lines at each call, in runs of contiguous memory (a
-// row of side-by-side lines, or a line), into the second-level cache: the level-1 cache holds
-// the tile being filtered.
-template <class Geometry>
-class NextTile {
+// Asks for the rows of a tile of side-by-side lines a few cache lines at each call, into the
+// second-level cache: the level-1 cache holds the tile being filtered. Only such tiles: their
+// rows of a few cache lines lie a whole plane or row of the field apart, where the hardware's
+// prefetchers do not follow, whereas lines along the contiguous axis are streams they do
+// (asked for as well, the x pass ran 0.88x on the H200 machine's Xeon: docs/rfilter.md).
+class NextRows {
  public:
-  KOKKOS_DEFAULTED_FUNCTION NextTile() = default;  // asks for nothing
-  KOKKOS_INLINE_FUNCTION NextTile(const double* data, const Geometry& g, const TilePlace& p, int calls)
-      : data_(data), g_(&g), place_(p) {
-    const int n = g.length;
-    runs_ = p.side_by_side ? n : p.count;
-    per_run_ = p.side_by_side ? (p.count + 7) / 8 : g.axis_is_contiguous ? (n + 7) / 8 : n;
-    step_ = p.side_by_side || g.axis_is_contiguous ? 8 : g.axis_step;
-    const long lines = static_cast<long>(runs_) * per_run_;
+  KOKKOS_DEFAULTED_FUNCTION NextRows() = default;  // asks for nothing
+  KOKKOS_INLINE_FUNCTION NextRows(const double* first_row, long row_step, int rows, int count, int calls)
+      : next_(first_row), row_step_(row_step), rows_(rows), per_row_((count + 7) / 8) {
+    const long lines = static_cast<long>(rows) * per_row_;
     per_call_ = calls > 0 ? static_cast<int>((lines + calls - 1) / calls) : 0;
-    run_begin_ = data_ + run_offset(0);
   }
   KOKKOS_FORCEINLINE_FUNCTION void operator()() {
-    for (int i = 0; i < per_call_ && run_ < runs_; ++i) {
-      prefetch_ahead<false, 64, 2>(run_begin_ + line_ * step_, 0);
-      if (++line_ == per_run_) {
+    for (int i = 0; i < per_call_ && row_ < rows_; ++i) {
+      prefetch_ahead<false, 64, 2>(next_ + 8 * line_, 0);
+      if (++line_ == per_row_) {
         line_ = 0;
-        if (++run_ < runs_) run_begin_ = data_ + run_offset(run_);
+        ++row_;
+        next_ += row_step_;
       }
     }
   }
 
  private:
-  KOKKOS_INLINE_FUNCTION long run_offset(int run) const {
-    return place_.side_by_side ? place_.start + run * g_->axis_step : g_->offset(place_.first + run);
-  }
-  const double* data_ = nullptr;
-  const Geometry* g_ = nullptr;
-  TilePlace place_;
-  int runs_ = 0, per_run_ = 0, per_call_ = 0, run_ = 0, line_ = 0;
-  long step_ = 0;
-  const double* run_begin_ = nullptr;
+  const double* next_ = nullptr;
+  long row_step_ = 0;
+  int rows_ = 0, per_row_ = 0, per_call_ = 0, row_ = 0, line_ = 0;
 };
 
 template <class ExecutionSpace, class Field3>
@@ -81,7 +72,6 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
   using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   using Member = typename Policy::member_type;
   using Scratch = Kokkos::View<double*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using Ahead = NextTile<LineGeometry<typename Field3::array_layout>>;
   constexpr int tile = host_tile_lines<ExecutionSpace>;
   const int n = g.length;
   const long tiles = (g.lines + tile - 1) / tile;
@@ -133,7 +123,9 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
               here, [](const double& entry, double& staged) { staged = entry; }, std::true_type{});
           for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
             for (int l = here.count; l < tile; ++l) t[static_cast<size_t>(j) * tile + l] = 0;
-          Ahead ahead = k + 1 < end_tile ? Ahead(data, g, TilePlace(g, (k + 1) * tile, tile), sweep_steps) : Ahead();
+          const TilePlace next = k + 1 < end_tile ? TilePlace(g, (k + 1) * tile, tile) : TilePlace();
+          NextRows ahead =
+              next.side_by_side ? NextRows(data + next.start, axis_step, n, next.count, sweep_steps) : NextRows();
           filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint, ahead);
           each_entry(
               here, [](double& entry, const double& staged) { entry = staged; }, std::false_type{});
