@@ -100,10 +100,12 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
                 move(data[p.start + j * axis_step + l], t[static_cast<size_t>(j) * tile + l]);
             }
           } else if (axis_step == 1) {
+            long lines[tile];  // where each line starts, found once rather than once a block
+            for (int l = 0; l < p.count; ++l) lines[l] = g.offset(p.first + l);
             for (int j0 = 0; j0 < n; j0 += 8) {
               const int j1 = j0 + 8 < n ? j0 + 8 : n;
               for (int l = 0; l < p.count; ++l) {
-                const long line = g.offset(p.first + l);
+                const long line = lines[l];
                 if (staging) prefetch_ahead<true, 64>(&data[line + j0], host_prefetch_bytes);
                 for (int j = j0; j < j1; ++j) move(data[line + j], t[static_cast<size_t>(j) * tile + l]);
               }
