@@ -119,8 +119,8 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
         };
         const long first_tile = static_cast<long>(team.league_rank()) * host_tiles_per_item;
         const long end_tile = first_tile + host_tiles_per_item < tiles ? first_tile + host_tiles_per_item : tiles;
+        TilePlace here(g, first_tile * tile, tile);
         for (long k = first_tile; k < end_tile; ++k) {
-          const TilePlace here(g, k * tile, tile);
           each_entry(
               here, [](const double& entry, double& staged) { staged = entry; }, std::true_type{});
           for (int j = 0; j < n; ++j)  // a partial tile's spare lines: zeros, never garbage or denormals
@@ -131,6 +131,7 @@ void filter_lines_on_host(const ExecutionSpace& space, const Field3& field,
           filter_lines_lockstep<tile>(t, n, alpha, beta, iterations, adjoint, ahead);
           each_entry(
               here, [](double& entry, const double& staged) { entry = staged; }, std::false_type{});
+          here = next;
         }
       });
 }
