@@ -21,8 +21,11 @@ TEST(Transpose, EightByEightBetweenScatteredRowsAndColumns) {
   pk::transpose_8x8(rows, columns);
   for (int c = 0; c < 8; ++c)
     for (int r = 0; r < 8; ++r) EXPECT_EQ(columns[c][r], 100.0 * r + c) << "column " << c << ", row " << r;
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (i == 0 || (i - 1) % 11 >= 8) EXPECT_EQ(out[i], -1.0) << "written beside the columns at " << i;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (i == 0 || (i - 1) % 11 >= 8) {
+      EXPECT_EQ(out[i], -1.0) << "written beside the columns at " << i;
+    }
+  }
 }
 
 }  // namespace
