@@ -60,26 +60,36 @@ struct Geometry {
   }
 };
 
-// Integer index of a cell, as doubles.
-KOKKOS_INLINE_FUNCTION void cell_index(const Geometry& g, std::uint64_t key, double* ix) {
-  for (int d = 0; d < g.n; ++d) ix[d] = static_cast<double>(g.codec.index(key, d));
-}
-
-// f_j at the centre of the forward face (on axis j) of the cell with integer index
-// ix (+ shift_a on axis a, + shift_b on axis b; b = -1: none). The point is built from
-// integers, so one face gives bit-identical velocities whichever cell asks (sec. 2.1, eq. 7).
+// The drift on a cell's faces: f_j at the centre of its forward face on axis j, or of its
+// backward face (the forward face of the cell behind). The points are built from the integer
+// index, so one face gives bit-identical velocities whichever cell asks (sec. 2.1, eq. 7); the
+// cell's centre is built once and only the face's own axis changes from face to face.
 template <class Model>
-KOKKOS_INLINE_FUNCTION double face_velocity(const Model& model, const Geometry& g, const double* ix, int j, int a = -1,
-                                            double shift_a = 0, int b = -1, double shift_b = 0) {
-  double y[max_dimension];
-  for (int d = 0; d < g.n; ++d) {
-    double i = ix[d];
-    if (d == a) i += shift_a;
-    if (d == b) i += shift_b;
-    y[d] = g.mean[d] + g.h[d] * (d == j ? i + 0.5 : i);
+class CellFaces {
+ public:
+  KOKKOS_INLINE_FUNCTION CellFaces(const Model& model, const Geometry& g, std::uint64_t key) : model_(model), g_(g) {
+    for (int d = 0; d < g.n; ++d) {
+      index_[d] = static_cast<double>(g.codec.index(key, d));
+      point_[d] = g.mean[d] + g.h[d] * index_[d];
+    }
   }
-  return model(j, y);
-}
+  KOKKOS_INLINE_FUNCTION double forward(int j) { return on_face(j, index_[j] + 0.5); }
+  KOKKOS_INLINE_FUNCTION double backward(int j) { return on_face(j, (index_[j] - 1.0) + 0.5); }
+
+ private:
+  KOKKOS_INLINE_FUNCTION double on_face(int j, double face_index) {
+    const double centre = point_[j];
+    point_[j] = g_.mean[j] + g_.h[j] * face_index;
+    const double v = model_(j, point_);
+    point_[j] = centre;
+    return v;
+  }
+
+  const Model& model_;
+  const Geometry& g_;
+  double index_[max_dimension];
+  double point_[max_dimension];
+};
 
 // Direction masks: bit j when f_j > 0 on the cell's forward face on axis j, bit 8 + j when
 // f_j < 0, direction_above when the cell's probability is >= p* (only those grow or feed).
@@ -93,11 +103,10 @@ KOKKOS_INLINE_FUNCTION int flow_direction(int mask, int j) {
 template <class Model>
 KOKKOS_INLINE_FUNCTION int direction_mask(const Model& model, const Geometry& g, std::uint64_t key, bool above) {
   if (!above) return 0;  // nothing reads the directions of cells below p*
-  double ix[max_dimension];
-  cell_index(g, key, ix);
+  CellFaces<Model> faces(model, g, key);
   int mask = direction_above;
   for (int j = 0; j < g.n; ++j) {
-    const double v = face_velocity(model, g, ix, j);
+    const double v = faces.forward(j);
     if (v > 0)
       mask |= 1 << j;
     else if (v < 0)

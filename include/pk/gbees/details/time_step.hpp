@@ -71,12 +71,11 @@ struct NeighboursFluxesAndCfl {
     const std::uint64_t k = key(c);
     if (c >= clock().first_new) find_neighbours(map, g.codec, neighbour, c, k);
     if (!g.slab.inner(g.codec, k)) return;  // an outer ghost's fluxes reach no owned cell
-    double ix[max_dimension];
-    cell_index(g, k, ix);
+    CellFaces<Model> faces(model, g, k);
     const double pc = probability(c);
     double rate = 0;
     for (int j = 0; j < g.n; ++j) {
-      const double v = face_velocity(model, g, ix, j);
+      const double v = faces.forward(j);
       rate += ::fabs(v) / g.h[j];
       flux(c, j) = donor_cell_flux(v, pc, neighbour(c, g.n + j), probability);
     }
