@@ -9,10 +9,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pk::gbees::Details {
 
-// One kernel over (cell, axis d) pairs, item d * extent + c: the cell beyond c's face on
+// One kernel over (cell, axis d) pairs (the items in the neighbour table's order): the cell beyond c's face on
 // axis d in the direction f_d flows (stages 0 and 1 of the paper's six), and the diagonal
 // cells one step that way on d and one step on another axis j the way f_j flows (stages
 // 2..5). Splitting a cell's work by axis keeps the slowest thread short: a cell on the
@@ -36,8 +37,14 @@ struct GrowCells {
   LiveCells<typename Grid::memory_space> live;
   int extent;  // slots per axis
 
+  // Items follow the neighbour table's order: a column-major table (a GPU's) is read along
+  // the cells of one axis, a row-major one (host cores) along one cell's axes.
+  static constexpr bool by_cell = std::is_same_v<typename Grid::NeighbourView::array_layout, Kokkos::LayoutRight>;
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {  // slots x axes can pass 2^31
-    const int c = static_cast<int>(item % extent), d = static_cast<int>(item / extent);
+    const int n = codec.n;
+    const int c = static_cast<int>(by_cell ? item / n : item % extent);
+    const int d = static_cast<int>(by_cell ? item % n : item / extent);
     // The count the step began with, not the live count: inserts raise that one atomically,
     // and host threads reading it for every item would contend for its cache line.
     if (c >= clock().first_new || !live.running()) return;
@@ -45,7 +52,6 @@ struct GrowCells {
     if (!(mask & direction_above)) return;
     const int dir_d = flow_direction(mask, d);
     if (dir_d == 0) return;
-    const int n = codec.n;
     const std::uint64_t k = key(c);
     const std::int32_t via = neighbour(c, (dir_d > 0 ? n : 0) + d);
     std::uint64_t a;

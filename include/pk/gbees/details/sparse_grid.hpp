@@ -70,10 +70,11 @@ class SparseGrid {
   using memory_space = typename ExecutionSpace::memory_space;
   using device_type = Kokkos::Device<ExecutionSpace, memory_space>;
   using Map = Kokkos::UnorderedMap<std::uint64_t, std::int32_t, device_type>;
-  // LayoutLeft: for a fixed axis consecutive cells are contiguous, so a kernel over cells
-  // reads flux(cell, j) and neighbour(cell, j) coalesced.
-  using FluxView = Kokkos::View<double**, Kokkos::LayoutLeft, memory_space>;
-  using NeighbourView = Kokkos::View<std::int32_t**, Kokkos::LayoutLeft, memory_space>;
+  // The space's own layout: on a GPU (LayoutLeft) a warp over consecutive cells reads
+  // flux(cell, j) and neighbour(cell, j) coalesced; on host cores (LayoutRight) a thread's
+  // cell has its row in one cache line, where one array per axis would be 2n + n streams.
+  using FluxView = Kokkos::View<double**, typename ExecutionSpace::array_layout, memory_space>;
+  using NeighbourView = Kokkos::View<std::int32_t**, typename ExecutionSpace::array_layout, memory_space>;
 
   // Inserts one key from device code; the winning thread claims the next slot. A new cell
   // has probability 0 and no direction mask (it grows only once normalised).
