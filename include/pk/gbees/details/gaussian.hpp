@@ -77,6 +77,33 @@ struct InitialGaussian {
   }
 };
 
+// The neighbour rows of a whole initial box (every cell kept, in InitialGaussian's order from
+// first_slot): a neighbour inside the box is a stride of slots away, so only the faces on the
+// box's surface look in the map (another PDF's box may lie beyond).
+template <class Grid>
+struct InitialNeighbours {
+  KeyCodec codec;
+  IndexArray width;
+  std::int64_t first_slot;
+  typename Grid::Map map;
+  Kokkos::View<const std::uint64_t*, typename Grid::memory_space> key;
+  typename Grid::NeighbourView neighbour;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t s) const {
+    const int n = codec.n;
+    const auto c = static_cast<std::int32_t>(first_slot + s);
+    std::int64_t rest = s, stride = 1;
+    for (int d = n - 1; d >= 0; --d) {
+      const std::int64_t q = rest % width.v[d];
+      rest /= width.v[d];
+      neighbour(c, d) = q > 0 ? static_cast<std::int32_t>(c - stride) : find_neighbour(map, codec, key(c), d, -1);
+      neighbour(c, n + d) =
+          q + 1 < width.v[d] ? static_cast<std::int32_t>(c + stride) : find_neighbour(map, codec, key(c), d, 1);
+      stride *= width.v[d];
+    }
+  }
+};
+
 // The Bayes update (eq. 4): every cell's probability times the likelihood at its centre.
 template <class Grid>
 struct MeasurementUpdate {

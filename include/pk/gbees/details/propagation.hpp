@@ -117,7 +117,8 @@ class Propagation {
   }
 
   // The Gaussian initial PDFs, each on its box of +-round(extent std_j / h_j) cells around
-  // the cell nearest its mean (or only the box's cells at or above p*), normalised.
+  // the cell nearest its mean (or only the box's cells at or above p*), normalised, and the
+  // neighbour table (by strides where every cell of the boxes was kept).
   // Distributed, the first slab borders share the boxes' cells out and each rank makes the
   // part it holds.
   void initialise() {
@@ -152,7 +153,15 @@ class Propagation {
     require(failed == 0, "initial grid: " + std::to_string(failed) +
                              " cells could not be inserted (ensemble members closer than their boxes?)");
     grid_.set_count(static_cast<std::int32_t>(total));
-    grid_.rebuild_neighbours();
+    bool whole_boxes = true;
+    for (int e = 0; e < members_; ++e) whole_boxes = whole_boxes && first_slot[e + 1] - first_slot[e] == part[e].cells;
+    if (!whole_boxes) grid_.rebuild_neighbours();
+    for (int e = 0; e < members_ && whole_boxes; ++e)
+      Kokkos::parallel_for(
+          "pk::gbees::initialise::neighbours",
+          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e].cells),
+          InitialNeighbours<Grid>{geometry_.codec, part[e].width, first_slot[e], grid_.map(), grid_.key(),
+                                  grid_.neighbour()});
     normalise();
     count_cells();
     statistics_.max_cells = cell_count();

@@ -32,6 +32,17 @@ namespace pk::gbees {
 
 namespace Details {
 
+// The slot of the cell one step from the cell with key `key` along axis j (delta -1 or 1): -1
+// where there is none (or the step leaves the key range).
+template <class Map>
+KOKKOS_INLINE_FUNCTION std::int32_t find_neighbour(const Map& map, const KeyCodec& codec, const std::uint64_t key,
+                                                   const int j, const int delta) {
+  std::uint64_t other;
+  if (!codec.shift(key, j, delta, other)) return -1;
+  const auto index = map.find(other);
+  return map.valid_at(index) ? map.value_at(index) : -1;
+}
+
 // Row c of the neighbour table for the cell with key `key`: neighbour(c, j) and
 // neighbour(c, n + j) get the slots of the cells one step back and forward on axis j, -1
 // where there is none (or the step leaves the key range).
@@ -39,16 +50,7 @@ template <class Map, class NeighbourView>
 KOKKOS_INLINE_FUNCTION void find_neighbours(const Map& map, const KeyCodec& codec, const NeighbourView& neighbour,
                                             const int c, const std::uint64_t key) {
   const int n = codec.n;
-  for (int s = 0; s < 2 * n; ++s) {
-    const int j = s < n ? s : s - n;
-    std::uint64_t other;
-    std::int32_t slot = -1;
-    if (codec.shift(key, j, s < n ? -1 : 1, other)) {
-      const auto index = map.find(other);
-      if (map.valid_at(index)) slot = map.value_at(index);
-    }
-    neighbour(c, s) = slot;
-  }
+  for (int s = 0; s < 2 * n; ++s) neighbour(c, s) = find_neighbour(map, codec, key, s < n ? s : s - n, s < n ? -1 : 1);
 }
 
 // Enters cell c, which already has its own row, in the rows of its neighbours in slots below
