@@ -13,10 +13,10 @@
 
 namespace pk::gbees::Details {
 
-// One kernel over (cell, axis d) pairs (the items in the neighbour table's order): the cell beyond c's face on
-// axis d in the direction f_d flows (stages 0 and 1 of the paper's six), and the diagonal
-// cells one step that way on d and one step on another axis j the way f_j flows (stages
-// 2..5). Splitting a cell's work by axis keeps the slowest thread short: a cell on the
+// One kernel over (cell, axis d) pairs, in the neighbour table's order: the cell beyond c's
+// face on axis d in the direction f_d flows (stages 0 and 1 of the paper's six), and the
+// diagonal cells one step that way on d and one step on another axis j the way f_j flows
+// (stages 2..5). Splitting a cell's work by axis keeps the slowest thread short: a cell on the
 // grid's edge may insert a dozen cells, and each insert waits on memory fences and atomics.
 // The stages need no barrier between them: they read only the direction masks and the
 // neighbour table, which growth does not change, and an insert of a key that is there
