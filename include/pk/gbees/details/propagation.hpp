@@ -155,13 +155,16 @@ class Propagation {
     grid_.set_count(static_cast<std::int32_t>(total));
     bool whole_boxes = true;
     for (int e = 0; e < members_; ++e) whole_boxes = whole_boxes && first_slot[e + 1] - first_slot[e] == part[e].cells;
-    if (!whole_boxes) grid_.rebuild_neighbours();
-    for (int e = 0; e < members_ && whole_boxes; ++e)
-      Kokkos::parallel_for(
-          "pk::gbees::initialise::neighbours",
-          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e].cells),
-          InitialNeighbours<Grid>{geometry_.codec, part[e].width, first_slot[e], grid_.map(), grid_.key(),
-                                  grid_.neighbour()});
+    if (!whole_boxes) {
+      grid_.rebuild_neighbours();
+    } else {
+      for (int e = 0; e < members_; ++e)
+        Kokkos::parallel_for(
+            "pk::gbees::initialise::neighbours",
+            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, part[e].cells),
+            InitialNeighbours<Grid>{geometry_.codec, part[e].width, first_slot[e], grid_.map(), grid_.key(),
+                                    grid_.neighbour()});
+    }
     normalise();
     count_cells();
     statistics_.max_cells = cell_count();
