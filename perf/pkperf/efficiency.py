@@ -65,7 +65,7 @@ TABLE = [
     Row("besselk", r"matern-n\d+", "elements_per_second", None, "",
         "no limit recorded: K_ν evaluations/s, which older records divide by, is another kernel's rate",
         "no limit recorded (K_ν evaluations/s is another kernel's rate)"),
-    Row("gbees", r"lorenz63|lorenz96", "cells_per_second", None, "",
+    Row("gbees", r"lorenz63|lorenz96(-paper)?", "cells_per_second", None, "",
         "no reachable limit recorded: the copy roofline in its records (roofline_fraction) assumes a grid "
         "that fills the device, which these cases' grids (max_cells in the records) do not; rated by "
         "application efficiency only",
