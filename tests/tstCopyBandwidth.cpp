@@ -5,6 +5,7 @@
 #include <probes/fp64_peak.hpp>
 
 #include <cmath>
+#include <string>
 
 namespace {
 
@@ -66,6 +67,27 @@ TYPED_TEST(CopyBandwidthTest, FootprintProbeIsTheFasterOfTheRunsProbeAndACopyOfT
   const auto batched = pk::measure_copy_bandwidth(space, 1 << 12, 3, 7);
   EXPECT_TRUE(std::isfinite(batched.limit_gbs()) && batched.limit_gbs() > 0);
   EXPECT_THROW(pk::measure_copy_bandwidth(space, 1 << 12, 3, 0), pk::Error);
+}
+
+TYPED_TEST(CopyBandwidthTest, InterleavedRunsTakeTurnsAfterOneWarmUpEach) {
+  std::string order;
+  const auto seconds = pk::interleaved_seconds(
+      TypeParam{}, 3, [&] { order += 'a'; }, [&] { order += 'b'; });
+  EXPECT_EQ(order, "abababab");  // the warm-up round, then three in turn
+  for (const pk::RepeatedSeconds& s : seconds) {
+    EXPECT_EQ(s.repeats, 3);
+    EXPECT_TRUE(s.min <= s.median && s.median <= s.max) << s.min << " " << s.median << " " << s.max;
+  }
+}
+
+TYPED_TEST(CopyBandwidthTest, KernelTimedBesideItsFootprintCopy) {
+  const TypeParam space{};
+  const auto probe = pk::measure_copy_bandwidth(space, 1 << 20, 3);
+  int runs = 0;
+  const auto beside = pk::time_beside_footprint_copy(space, 3, 1 << 16, probe, [&] { ++runs; });
+  EXPECT_EQ(runs, 4);  // one warm-up, three timed
+  EXPECT_EQ(beside.first.repeats, 3);
+  EXPECT_GE(beside.second.limit_gbs(), probe.limit_gbs());  // the faster of the footprint's copy and the probe
 }
 
 TYPED_TEST(CopyBandwidthTest, Fp64ProbeReportsAFiniteRate) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 namespace pk {
 
@@ -36,65 +37,114 @@ void copy(const Space& space, Kokkos::View<const double*, typename Space::memory
       KOKKOS_LAMBDA(const std::size_t i) { y(i) = x(i); });
 }
 
-// Copies `n` doubles `repeats` times each way and reports the median bandwidths. Each timed
-// repeat queues `copies` copies back to back, alternating direction, as a kernel queues its
-// steps: a short copy then pays one launch wait per batch, not per copy.
+// The probe's two arrays of `n` doubles and its three ways through them, each queueing
+// `copies` copies back to back, alternating direction, as a kernel queues its steps: a short
+// copy then pays one launch wait per batch, not per copy.
 template <class Space>
-CopyBandwidth measure_copy_bandwidth(const Space& space, std::size_t n, int repeats, int copies = 1) {
-  require(n > 0 && repeats > 0 && copies > 0, "copy bandwidth probe: need n > 0, repeats > 0 and copies > 0");
+struct CopyProbe {
   using Memory = typename Space::memory_space;
-  Kokkos::View<double*, Memory> x(Kokkos::view_alloc(space, "pk::copy_probe::x"), n);
-  Kokkos::View<double*, Memory> y(Kokkos::view_alloc(space, "pk::copy_probe::y"), n);
-  Kokkos::parallel_for(
-      "pk::copy_probe::fill", Kokkos::RangePolicy<Space>(space, 0, n),
-      KOKKOS_LAMBDA(const std::size_t i) { x(i) = y(i) = 1.0 + 1e-9 * static_cast<double>(i); });
+  Space space;
+  int copies;
+  Kokkos::View<double*, Memory> x, y;
 
-  CopyBandwidth result;
-  result.bytes_per_copy = 2 * n * sizeof(double);
-  const double gb = static_cast<double>(result.bytes_per_copy) * copies * 1e-9;
-  result.range_policy_gbs = gb / median_seconds(space, repeats, [&] {
-                              for (int c = 0; c < copies; ++c)
-                                c % 2 ? copy<Space>(space, y, x) : copy<Space>(space, x, y);
-                            });
-  result.deep_copy_gbs = gb / median_seconds(space, repeats, [&] {
-                           for (int c = 0; c < copies; ++c)
-                             c % 2 ? Kokkos::deep_copy(space, x, y) : Kokkos::deep_copy(space, y, x);
-                         });
+  CopyProbe(const Space& space_, std::size_t n, int copies_)
+      : space(space_),
+        copies(copies_),
+        x(Kokkos::view_alloc(space_, "pk::copy_probe::x"), n),
+        y(Kokkos::view_alloc(space_, "pk::copy_probe::y"), n) {
+    fill();
+  }
+  void fill() const {  // a device lambda's enclosing function cannot be a constructor
+    const auto x_ = x, y_ = y;
+    Kokkos::parallel_for(
+        "pk::copy_probe::fill", Kokkos::RangePolicy<Space>(space, 0, x.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) { x_(i) = y_(i) = 1.0 + 1e-9 * static_cast<double>(i); });
+  }
+  void range_policy() const {
+    for (int c = 0; c < copies; ++c) c % 2 ? copy<Space>(space, y, x) : copy<Space>(space, x, y);
+  }
+  void deep_copy() const {
+    for (int c = 0; c < copies; ++c) c % 2 ? Kokkos::deep_copy(space, x, y) : Kokkos::deep_copy(space, y, x);
+  }
   // Both views in place, each element read and written once: twice a copy's bytes, in 16
   // streams at once (8 segments of each view), as kernels that read many arrays (a lattice's 19
   // directions) have them: a CPU core's bandwidth grows with the streams it keeps in flight,
   // beyond a copy's two. The map x -> x / 2 + 1 / 4 keeps every value near 1/2, however often.
   // Segments start whole cache lines apart but not a power of two apart: 16 streams whose
   // addresses differ by a large power of two would fall into the same cache sets.
-  constexpr std::size_t segments = 8;
-  const std::size_t m = ((n + segments - 1) / segments + 7) / 8 * 8 + 8 * 9;
-  result.in_place_gbs =
-      2 * gb / median_seconds(space, repeats, [&] {
-        for (int c = 0; c < copies; ++c)
-          Kokkos::parallel_for(
-              "pk::copy_probe::in_place", Kokkos::RangePolicy<Space>(space, 0, m), KOKKOS_LAMBDA(const std::size_t j) {
-                for (std::size_t s = 0; s < segments; ++s)
-                  if (s * m + j < n) {
-                    x(s * m + j) = 0.5 * x(s * m + j) + 0.25;
-                    y(s * m + j) = 0.5 * y(s * m + j) + 0.25;
-                  }
-              });
-      });
-  return result;
+  void in_place() const {
+    constexpr std::size_t segments = 8;
+    const std::size_t n = x.extent(0), m = ((n + segments - 1) / segments + 7) / 8 * 8 + 8 * 9;
+    const auto x_ = x, y_ = y;
+    for (int c = 0; c < copies; ++c)
+      Kokkos::parallel_for(
+          "pk::copy_probe::in_place", Kokkos::RangePolicy<Space>(space, 0, m), KOKKOS_LAMBDA(const std::size_t j) {
+            for (std::size_t s = 0; s < segments; ++s)
+              if (s * m + j < n) {
+                x_(s * m + j) = 0.5 * x_(s * m + j) + 0.25;
+                y_(s * m + j) = 0.5 * y_(s * m + j) + 0.25;
+              }
+          });
+  }
+  // The bandwidths of the three ways from their times (in this order).
+  CopyBandwidth bandwidth(const RepeatedSeconds* seconds) const {
+    CopyBandwidth result;
+    result.bytes_per_copy = 2 * x.extent(0) * sizeof(double);
+    const double gb = static_cast<double>(result.bytes_per_copy) * copies * 1e-9;
+    result.range_policy_gbs = gb / seconds[0].median;
+    result.deep_copy_gbs = gb / seconds[1].median;
+    result.in_place_gbs = 2 * gb / seconds[2].median;
+    return result;
+  }
+};
+
+// Copies `n` doubles `repeats` times each of the three ways, interleaved, and reports the
+// median bandwidths.
+template <class Space>
+CopyBandwidth measure_copy_bandwidth(const Space& space, std::size_t n, int repeats, int copies = 1) {
+  require(n > 0 && repeats > 0 && copies > 0, "copy bandwidth probe: need n > 0, repeats > 0 and copies > 0");
+  const CopyProbe<Space> probe(space, n, copies);
+  const auto seconds = interleaved_seconds(
+      space, repeats, [&] { probe.range_policy(); }, [&] { probe.deep_copy(); }, [&] { probe.in_place(); });
+  return probe.bandwidth(seconds.data());
 }
 
-// The copy roofline of a kernel whose data span `footprint` bytes, measured beside it: the
-// faster of `probe` (the run's copy, past every cache) and a copy of two arrays spanning the
-// footprint (at most the probe's two), queued in batches that move at least the probe's bytes.
-// A kernel whose data stay in a cache is thus rated against a copy that stays there too, and
-// one that streams from memory against the best copy the run saw, at its start or beside it.
+namespace Details {
+// A copy of two arrays spanning `footprint` (at most the probe's two), in batches that move at
+// least the probe's bytes.
 template <class Space>
-CopyBandwidth footprint_copy_bandwidth(const Space& space, double footprint, const CopyBandwidth& probe, int repeats) {
+CopyProbe<Space> footprint_copy(const Space& space, double footprint, const CopyBandwidth& probe) {
   const double probe_bytes = static_cast<double>(probe.bytes_per_copy);
   const auto n = static_cast<std::size_t>(std::max(1.0, std::min(footprint, probe_bytes) / (2 * sizeof(double))));
   const int copies = static_cast<int>(std::min(1e5, std::ceil(probe_bytes / (2.0 * n * sizeof(double)))));
-  const CopyBandwidth beside = measure_copy_bandwidth(space, n, repeats, copies);
+  return CopyProbe<Space>(space, n, copies);
+}
+}  // namespace Details
+
+// The copy roofline of a kernel whose data span `footprint` bytes, measured beside it: the
+// faster of `probe` (the run's copy, past every cache) and a copy of two arrays spanning the
+// footprint (Details::footprint_copy). A kernel whose data stay in a cache is thus rated
+// against a copy that stays there too, and one that streams from memory against the best copy
+// the run saw, at its start or beside it.
+template <class Space>
+CopyBandwidth footprint_copy_bandwidth(const Space& space, double footprint, const CopyBandwidth& probe, int repeats) {
+  const CopyProbe<Space> sized = Details::footprint_copy(space, footprint, probe);
+  const auto seconds = interleaved_seconds(
+      space, repeats, [&] { sized.range_policy(); }, [&] { sized.deep_copy(); }, [&] { sized.in_place(); });
+  const CopyBandwidth beside = sized.bandwidth(seconds.data());
   return beside.limit_gbs() > probe.limit_gbs() ? beside : probe;
+}
+
+// A kernel's time (work(), `repeats` runs) and its footprint's copy roofline as above, their
+// runs interleaved (interleaved_seconds): the kernel, then each way of the copy, round after round.
+template <class Space, class Work>
+std::pair<RepeatedSeconds, CopyBandwidth> time_beside_footprint_copy(const Space& space, int repeats, double footprint,
+                                                                     const CopyBandwidth& probe, Work&& work) {
+  const CopyProbe<Space> sized = Details::footprint_copy(space, footprint, probe);
+  const auto seconds = interleaved_seconds(
+      space, repeats, work, [&] { sized.range_policy(); }, [&] { sized.deep_copy(); }, [&] { sized.in_place(); });
+  const CopyBandwidth beside = sized.bandwidth(seconds.data() + 1);
+  return {seconds[0], beside.limit_gbs() > probe.limit_gbs() ? beside : probe};
 }
 
 }  // namespace pk

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -31,15 +32,33 @@ struct RepeatedSeconds {
   double spread() const { return median > 0 ? (max - min) / median : 0; }
 };
 
-template <class Space, class Work>
-RepeatedSeconds repeated_seconds(const Space& space, int repeats, Work&& work) {
-  work();
-  space.fence();
-  std::vector<double> seconds;
-  seconds.reserve(repeats);
-  for (int r = 0; r < repeats && (r == 0 || !interrupted()); ++r) seconds.push_back(fenced_seconds(space, work));
+namespace Details {
+inline RepeatedSeconds summary(std::vector<double> seconds) {
   std::sort(seconds.begin(), seconds.end());
   return {seconds[seconds.size() / 2], seconds.front(), seconds.back(), static_cast<int>(seconds.size())};
+}
+}  // namespace Details
+
+// repeated_seconds of several works, their runs interleaved: each round runs every work once,
+// in turn, so that a kernel and the limit it is rated against see the same states of the
+// machine (its clocks, its neighbours' load) rather than one after the other.
+template <class Space, class... Works>
+std::array<RepeatedSeconds, sizeof...(Works)> interleaved_seconds(const Space& space, int repeats, Works&&... works) {
+  (works(), ...);
+  space.fence();
+  std::array<std::vector<double>, sizeof...(Works)> seconds;
+  for (int r = 0; r < repeats && (r == 0 || !interrupted()); ++r) {
+    std::size_t i = 0;
+    (seconds[i++].push_back(fenced_seconds(space, works)), ...);
+  }
+  std::array<RepeatedSeconds, sizeof...(Works)> result;
+  for (std::size_t i = 0; i < result.size(); ++i) result[i] = Details::summary(std::move(seconds[i]));
+  return result;
+}
+
+template <class Space, class Work>
+RepeatedSeconds repeated_seconds(const Space& space, int repeats, Work&& work) {
+  return interleaved_seconds(space, repeats, std::forward<Work>(work))[0];
 }
 
 // The median of repeated_seconds.
