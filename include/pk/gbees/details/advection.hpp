@@ -72,7 +72,7 @@ struct CornerTransport {
     if (!live(c) || !g.slab.inner(g.codec, key(c))) return;  // an outer ghost's terms reach no owned cell
     const double dt = clock().dt;
     const int n = g.n;
-    CellFaces<Model> faces(model, g, key(c));
+    CellFaces faces(g, key(c));
     const double pc = probability(c);
     // Per axis: the drift on the backward and forward faces, the neighbours' probabilities
     // (0: none), and the F* terms of the faces whose flow enters the cell, v F* (line 3).
@@ -81,8 +81,8 @@ struct CornerTransport {
     double total = 0;
     for (int k = 0; k < n; ++k) {
       const std::int32_t back = neighbour(c, k), front = neighbour(c, n + k);
-      back_v[k] = faces.backward(k);
-      front_v[k] = faces.forward(k);
+      back_v[k] = faces.backward(model, g, k);
+      front_v[k] = faces.forward(model, g, k);
       back_p[k] = back >= 0 ? probability(back) : 0.0;
       front_p[k] = front >= 0 ? probability(front) : 0.0;
       const double scale = dt / (2 * g.h[k]);
@@ -163,7 +163,7 @@ struct FiniteVolumeUpdate {
       if (back >= 0) {
         change += ratio * flux(back, j);
       } else if (back_face_outflow) {  // open backward face, nothing behind: only outflow (f_j < 0) crosses
-        const double out = ratio * negative_part(CellFaces<Model>(model, g, key(c)).backward(j)) * pc;
+        const double out = ratio * negative_part(CellFaces(g, key(c)).backward(model, g, j)) * pc;
         change += out;
         sums[2] -= out;
       }

@@ -63,30 +63,36 @@ struct Geometry {
 // The drift on a cell's faces: f_j at the centre of its forward face on axis j, or of its
 // backward face (the forward face of the cell behind). The points are built from the integer
 // index, so one face gives bit-identical velocities whichever cell asks (sec. 2.1, eq. 7); the
-// cell's centre is built once and only the face's own axis changes from face to face.
-template <class Model>
+// cell's centre is built once and only the face's own axis changes from face to face. The model
+// and the geometry are passed to each call, not held: on a GPU a reference held to a kernel's
+// captured geometry made every thread copy the kernel's whole functor to local memory.
 class CellFaces {
  public:
-  KOKKOS_INLINE_FUNCTION CellFaces(const Model& model, const Geometry& g, std::uint64_t key) : model_(model), g_(g) {
+  KOKKOS_INLINE_FUNCTION CellFaces(const Geometry& g, std::uint64_t key) {
     for (int d = 0; d < g.n; ++d) {
       index_[d] = static_cast<double>(g.codec.index(key, d));
       point_[d] = g.mean[d] + g.h[d] * index_[d];
     }
   }
-  KOKKOS_INLINE_FUNCTION double forward(int j) { return on_face(j, index_[j] + 0.5); }
-  KOKKOS_INLINE_FUNCTION double backward(int j) { return on_face(j, (index_[j] - 1.0) + 0.5); }
+  template <class Model>
+  KOKKOS_INLINE_FUNCTION double forward(const Model& model, const Geometry& g, int j) {
+    return on_face(model, g, j, index_[j] + 0.5);
+  }
+  template <class Model>
+  KOKKOS_INLINE_FUNCTION double backward(const Model& model, const Geometry& g, int j) {
+    return on_face(model, g, j, (index_[j] - 1.0) + 0.5);
+  }
 
  private:
-  KOKKOS_INLINE_FUNCTION double on_face(int j, double face_index) {
+  template <class Model>
+  KOKKOS_INLINE_FUNCTION double on_face(const Model& model, const Geometry& g, int j, double face_index) {
     const double centre = point_[j];
-    point_[j] = g_.mean[j] + g_.h[j] * face_index;
-    const double v = model_(j, point_);
+    point_[j] = g.mean[j] + g.h[j] * face_index;
+    const double v = model(j, point_);
     point_[j] = centre;
     return v;
   }
 
-  const Model& model_;
-  const Geometry& g_;
   double index_[max_dimension];
   double point_[max_dimension];
 };
@@ -103,10 +109,10 @@ KOKKOS_INLINE_FUNCTION int flow_direction(int mask, int j) {
 template <class Model>
 KOKKOS_INLINE_FUNCTION int direction_mask(const Model& model, const Geometry& g, std::uint64_t key, bool above) {
   if (!above) return 0;  // nothing reads the directions of cells below p*
-  CellFaces<Model> faces(model, g, key);
+  CellFaces faces(g, key);
   int mask = direction_above;
   for (int j = 0; j < g.n; ++j) {
-    const double v = faces.forward(j);
+    const double v = faces.forward(model, g, j);
     if (v > 0)
       mask |= 1 << j;
     else if (v < 0)

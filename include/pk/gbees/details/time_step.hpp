@@ -71,11 +71,11 @@ struct NeighboursFluxesAndCfl {
     const std::uint64_t k = key(c);
     if (c >= clock().first_new) find_neighbours(map, g.codec, neighbour, c, k);
     if (!g.slab.inner(g.codec, k)) return;  // an outer ghost's fluxes reach no owned cell
-    CellFaces<Model> faces(model, g, k);
+    CellFaces faces(g, k);
     const double pc = probability(c);
     double rate = 0;
     for (int j = 0; j < g.n; ++j) {
-      const double v = faces.forward(j);
+      const double v = faces.forward(model, g, j);
       rate += ::fabs(v) / g.h[j];
       flux(c, j) = donor_cell_flux(v, pc, neighbour(c, g.n + j), probability);
     }
