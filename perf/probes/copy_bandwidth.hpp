@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <utility>
@@ -86,14 +87,22 @@ struct CopyProbe {
               }
           });
   }
-  // The bandwidths of the three ways from their times (in this order).
-  CopyBandwidth bandwidth(const RepeatedSeconds* seconds) const {
-    CopyBandwidth result;
-    result.bytes_per_copy = 2 * x.extent(0) * sizeof(double);
-    const double gb = static_cast<double>(result.bytes_per_copy) * copies * 1e-9;
-    result.range_policy_gbs = gb / seconds[0].median;
-    result.deep_copy_gbs = gb / seconds[1].median;
-    result.in_place_gbs = 2 * gb / seconds[2].median;
+  // The three ways timed `repeats` times each, every round after the works `before`
+  // (interleaved_seconds): the works' times and the copy's median bandwidths.
+  template <class... Before>
+  std::pair<std::array<RepeatedSeconds, sizeof...(Before)>, CopyBandwidth> measure(int repeats,
+                                                                                   Before&&... before) const {
+    constexpr std::size_t k = sizeof...(Before);
+    const auto seconds = interleaved_seconds(
+        space, repeats, before..., [&] { range_policy(); }, [&] { deep_copy(); }, [&] { in_place(); });
+    std::pair<std::array<RepeatedSeconds, k>, CopyBandwidth> result;
+    std::copy(seconds.begin(), seconds.begin() + k, result.first.begin());
+    CopyBandwidth& bandwidth = result.second;
+    bandwidth.bytes_per_copy = 2 * x.extent(0) * sizeof(double);
+    const double gb = static_cast<double>(bandwidth.bytes_per_copy) * copies * 1e-9;
+    bandwidth.range_policy_gbs = gb / seconds[k].median;
+    bandwidth.deep_copy_gbs = gb / seconds[k + 1].median;
+    bandwidth.in_place_gbs = 2 * gb / seconds[k + 2].median;
     return result;
   }
 };
@@ -103,10 +112,7 @@ struct CopyProbe {
 template <class Space>
 CopyBandwidth measure_copy_bandwidth(const Space& space, std::size_t n, int repeats, int copies = 1) {
   require(n > 0 && repeats > 0 && copies > 0, "copy bandwidth probe: need n > 0, repeats > 0 and copies > 0");
-  const CopyProbe<Space> probe(space, n, copies);
-  const auto seconds = interleaved_seconds(
-      space, repeats, [&] { probe.range_policy(); }, [&] { probe.deep_copy(); }, [&] { probe.in_place(); });
-  return probe.bandwidth(seconds.data());
+  return CopyProbe<Space>(space, n, copies).measure(repeats).second;
 }
 
 namespace Details {
@@ -119,6 +125,10 @@ CopyProbe<Space> footprint_copy(const Space& space, double footprint, const Copy
   const int copies = static_cast<int>(std::min(1e5, std::ceil(probe_bytes / (2.0 * n * sizeof(double)))));
   return CopyProbe<Space>(space, n, copies);
 }
+
+inline CopyBandwidth faster(const CopyBandwidth& a, const CopyBandwidth& b) {
+  return a.limit_gbs() > b.limit_gbs() ? a : b;
+}
 }  // namespace Details
 
 // The copy roofline of a kernel whose data span `footprint` bytes, measured beside it: the
@@ -128,11 +138,7 @@ CopyProbe<Space> footprint_copy(const Space& space, double footprint, const Copy
 // the run saw, at its start or beside it.
 template <class Space>
 CopyBandwidth footprint_copy_bandwidth(const Space& space, double footprint, const CopyBandwidth& probe, int repeats) {
-  const CopyProbe<Space> sized = Details::footprint_copy(space, footprint, probe);
-  const auto seconds = interleaved_seconds(
-      space, repeats, [&] { sized.range_policy(); }, [&] { sized.deep_copy(); }, [&] { sized.in_place(); });
-  const CopyBandwidth beside = sized.bandwidth(seconds.data());
-  return beside.limit_gbs() > probe.limit_gbs() ? beside : probe;
+  return Details::faster(Details::footprint_copy(space, footprint, probe).measure(repeats).second, probe);
 }
 
 // A kernel's time (work(), `repeats` runs) and its footprint's copy roofline as above, their
@@ -140,11 +146,8 @@ CopyBandwidth footprint_copy_bandwidth(const Space& space, double footprint, con
 template <class Space, class Work>
 std::pair<RepeatedSeconds, CopyBandwidth> time_beside_footprint_copy(const Space& space, int repeats, double footprint,
                                                                      const CopyBandwidth& probe, Work&& work) {
-  const CopyProbe<Space> sized = Details::footprint_copy(space, footprint, probe);
-  const auto seconds = interleaved_seconds(
-      space, repeats, work, [&] { sized.range_policy(); }, [&] { sized.deep_copy(); }, [&] { sized.in_place(); });
-  const CopyBandwidth beside = sized.bandwidth(seconds.data() + 1);
-  return {seconds[0], beside.limit_gbs() > probe.limit_gbs() ? beside : probe};
+  const auto measured = Details::footprint_copy(space, footprint, probe).measure(repeats, work);
+  return {measured.first[0], Details::faster(measured.second, probe)};
 }
 
 }  // namespace pk
