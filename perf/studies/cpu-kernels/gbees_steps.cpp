@@ -66,6 +66,15 @@ void run(const std::string& name, const Model& model, pk::gbees::Parameters p, i
     if (share >= 0.005) std::printf("  %5.1f %%  %s\n", 100 * share, label.c_str());
 }
 
+// T of a case `lorenz96:T`, or 0 where the case is not one (or T is not a positive number).
+double end_time_of(const std::string& arg) {
+  const std::string prefix = "lorenz96:";
+  if (arg.rfind(prefix, 0) != 0) return 0;
+  char* end = nullptr;
+  const double t = std::strtod(arg.c_str() + prefix.size(), &end);
+  return end != arg.c_str() + prefix.size() && *end == '\0' && t > 0 ? t : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,12 +92,12 @@ int main(int argc, char** argv) {
       p.measurements.clear();
       p.end_time = 1;
       run(arg, pk::gbees::Lorenz63{}, p, 5);
-    } else if (arg.rfind("lorenz96", 0) == 0) {
+    } else if (const double end = arg == "lorenz96" ? 0.1 : end_time_of(arg); end > 0) {
       auto p = pk::gbees::lorenz96_paper(6, 4);
-      p.end_time = arg.size() > 9 && arg[8] == ':' ? std::atof(arg.c_str() + 9) : 0.1;
+      p.end_time = end;
       run(arg, pk::gbees::Lorenz96{6, 4}, p, 3);
     } else {
-      std::fprintf(stderr, "gbees_steps: unknown case '%s' (lorenz63, lorenz96 or lorenz96:T)\n", arg.c_str());
+      std::fprintf(stderr, "gbees_steps: unknown case '%s' (lorenz63, lorenz96 or lorenz96:T, T > 0)\n", arg.c_str());
       return 2;
     }
   }
