@@ -1,4 +1,5 @@
 #include <pk/app/results.hpp>
+#include <pk/core/device_info.hpp>
 #include <pk/core/error.hpp>
 
 #include <gtest/gtest.h>
@@ -46,6 +47,12 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
   EXPECT_EQ(json.at("kokkos").at("patches"), pk::kokkos_patches());
   EXPECT_EQ(json.at("host_simd_bytes").at("compiled"), pk::compiled_simd_bytes());
   EXPECT_EQ(json.at("host_simd_bytes").at("cpu"), pk::cpu_simd_bytes());
+  const pk::HostTopology topology = pk::host_topology();
+  EXPECT_EQ(json.at("host").at("cpu"), pk::host_cpu_model());
+  EXPECT_EQ(json.at("host").at("cores"), topology.cores);
+  EXPECT_EQ(json.at("host").at("cpus"), topology.cpus);
+  EXPECT_EQ(json.at("host").at("l3_bytes"), topology.l3_bytes);
+  EXPECT_GE(topology.l3_bytes, 0);
   EXPECT_TRUE(std::regex_match(json.at("date").get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
   EXPECT_EQ(json.at("figure"), "mlups");
   EXPECT_EQ(json.at("limit"), "copy bw / bytes per update");

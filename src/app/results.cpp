@@ -73,6 +73,23 @@ std::set<int> cpu_list(const std::string& path) {
   return cpus;
 }
 
+// The size of the level-3 cache CPU shares with its neighbours (sysfs "size", e.g. "105600K");
+// 0 where there is none or it cannot be read.
+long long l3_cache_bytes(int cpu) {
+  std::error_code ec;
+  const std::string caches = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cache";
+  for (const auto& entry : std::filesystem::directory_iterator(caches, ec)) {
+    int level = 0;
+    std::ifstream(entry.path() / "level") >> level;
+    if (level != 3) continue;
+    long long size = 0;
+    char unit = 0;
+    std::ifstream(entry.path() / "size") >> size >> unit;
+    return unit == 'K' ? size << 10 : unit == 'M' ? size << 20 : unit == 'G' ? size << 30 : size;
+  }
+  return 0;
+}
+
 }  // namespace
 
 HostTopology host_topology() {
@@ -100,6 +117,7 @@ HostTopology host_topology() {
   topology.sockets = static_cast<int>(packages.size());
   topology.cores = static_cast<int>(cores.size());
   topology.threads_per_core = topology.cores > 0 ? topology.cpus / topology.cores : 0;
+  if (!cpus.empty()) topology.l3_bytes = l3_cache_bytes(*cpus.begin());
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/sys/devices/system/node", ec)) {
     const std::string name = entry.path().filename().string();
@@ -133,7 +151,8 @@ std::string write_result(const ResultRecord& record, const std::string& director
                                    {"cores", topology.cores},
                                    {"threads_per_core", topology.threads_per_core},
                                    {"numa_nodes", topology.numa_nodes},
-                                   {"cpus", topology.cpus}}},
+                                   {"cpus", topology.cpus},
+                                   {"l3_bytes", topology.l3_bytes}}},
                                  {"date", utc_timestamp()},
                                  {"command", record.command},
                                  {"metrics", metrics}};

@@ -1,7 +1,7 @@
 #pragma once
 // Benchmark and run records, written as one JSON file each:
 // {kernel, case, space, device, commit, kokkos: {version, patches}, host_simd_bytes: {compiled,
-//  cpu}, host: {cpu, sockets, cores, threads_per_core, numa_nodes, cpus}, date, command,
+//  cpu}, host: {cpu, sockets, cores, threads_per_core, numa_nodes, cpus, l3_bytes}, date, command,
 //  metrics: {name: number, ...}, tuning: {trials, cache}, openmp_binding, openmp_wait_policy},
 // and "interrupted": true for a run that SIGINT or SIGTERM stopped early.
 #include <pk/core/clock.hpp>
@@ -43,9 +43,11 @@ int compiled_simd_bytes();
 int cpu_simd_bytes();
 
 // The host's layout, as the records give it: sockets, cores, hardware threads per core and
-// NUMA nodes of the CPUs its cpuset holds (Linux sysfs and cgroups; 0 where unknown).
+// NUMA nodes of the CPUs its cpuset holds, and the level-3 cache of the first of them (Linux
+// sysfs and cgroups; 0 where unknown).
 struct HostTopology {
   int sockets = 0, cores = 0, threads_per_core = 0, numa_nodes = 0, cpus = 0;
+  long long l3_bytes = 0;
 };
 HostTopology host_topology();
 
