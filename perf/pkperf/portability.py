@@ -78,12 +78,21 @@ def read_folder(name, folder, skipped):
                                   "moved_gbs": moved_gbs(key[1], space, metrics) if row.kind == "probe" else None,
                                   "fp64_peak_gflops": number(metrics, "fp64_peak_gflops"),
                                   "spread": number(metrics, "repeat_spread"),
+                                  "runs": runs_of(record),
                                   "problem": {m: metrics[m] for m in PROBLEM if m in metrics}}
     if not platforms:
         raise Error(f"{folder}: no pk-bench result records (*.json with kernel, case, space, metrics) to report")
     for platform in platforms.values():
         platform["comparisons"] = library_comparisons(platform["cases"])
     return dict(sorted(platforms.items(), key=lambda item: (item[1]["space"] != "openmp", item[0])))  # CPU first
+
+
+def runs_of(record):
+    """(count, spread) of the runs perf/merge_runs.py merged into RECORD, or None for one run's record."""
+    runs = record.get("runs")
+    if not isinstance(runs, dict) or type(runs.get("count")) is not int:
+        return None
+    return runs["count"], number(runs, "spread")
 
 
 def read_peers(name, folder, platforms, skipped):

@@ -200,26 +200,39 @@ def copy_section(platforms):
 
 def spread_section(platforms, flagged_above=0.10):
     """The spread of each rated record's timed repeats ((slowest - fastest) / median, pk-bench's
-    repeat_spread), the cases above `flagged_above` named: a figure that moves that much between
-    repeats is not known to three decimals."""
-    lines = ["## Spread of the repeats", "",
-             f"A record's figure is the median of its timed repeats; its spread = (slowest - fastest) ÷ median. "
-             f"Cases spread by more than {flagged_above:.0%} are named: their efficiency is not known to the "
-             "digits shown.", "", "| platform | records with a spread | median spread | largest | above 10 % |",
-             "|---|---|---|---|---|"]
+    repeat_spread) and, where perf/merge_runs.py merged several runs into it, of its figure from
+    one run to the next; the cases above `flagged_above` named: a figure that moves that much is
+    not known to three decimals."""
+    lines = ["## Spread of the repeats and of the runs", "",
+             "A record's figure is the median of its timed repeats; their spread = (slowest - fastest) ÷ median. "
+             "Where a platform's bench ran several times at one commit (`perf/merge_runs.py`), a case's record is "
+             "its median run's, whose limit was measured in that run, and the spread across runs = (slowest - "
+             f"fastest run) ÷ median run. Cases spread by more than {flagged_above:.0%} are named: their "
+             "efficiency is not known to the digits shown.", "",
+             "| platform | records with a spread | median spread | largest | above 10 % "
+             "| runs merged | median spread across runs | largest | above 10 % |", "|---|---|---|---|---|---|---|---|---|"]
     flagged = []
     for n, p in platforms.items():
-        spreads = {key: e["spread"] for key, e in p["cases"].items() if e.get("spread") is not None}
-        if not spreads:
-            lines.append(f"| {n} | 0 of {len(p['cases'])} (recorded by pk-bench from 14221a9 on) | — | — | — |")
-            continue
-        values = sorted(spreads.values())
-        above = sorted((key for key, v in spreads.items() if v > flagged_above), key=lambda key: -spreads[key])
-        flagged += [(n, key, spreads[key]) for key in above]
-        lines.append(f"| {n} | {len(spreads)} of {len(p['cases'])} | {values[len(values) // 2]:.1%} | "
-                     f"{values[-1]:.1%} | {len(above)} |")
-    if flagged:
-        lines += ["", "Spread above 10 %:", ""] + [f"- {n}: {k} {c}: {v:.1%}" for n, (k, c), v in flagged]
+        repeats = {key: e["spread"] for key, e in p["cases"].items() if e.get("spread") is not None}
+        runs = {key: e["runs"][1] for key, e in p["cases"].items() if e.get("runs") and e["runs"][1] is not None}
+        counts = sorted({e["runs"][0] for e in p["cases"].values() if e.get("runs")})
+        merged = ("one run" if not counts else str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}")
+        row = [n, f"{len(repeats)} of {len(p['cases'])}" + ("" if repeats else " (recorded by pk-bench from 14221a9 on)")]
+        for what, spreads in (("repeats", repeats), ("runs", runs)):
+            if what == "runs":
+                row.append(merged)
+            if not spreads:
+                row += ["—"] * 3
+                continue
+            values = sorted(spreads.values())
+            above = sorted((key for key, v in spreads.items() if v > flagged_above), key=lambda key: -spreads[key])
+            flagged += [(what, n, key, spreads[key]) for key in above]
+            row += [f"{values[len(values) // 2]:.1%}", f"{values[-1]:.1%}", str(len(above))]
+        lines.append(f"| {' | '.join(row)} |")
+    for what in ("repeats", "runs"):
+        named = [f"- {n}: {k} {c}: {v:.1%}" for w, n, (k, c), v in flagged if w == what]
+        if named:
+            lines += ["", f"Spread of the {what} above {flagged_above:.0%}:", "", *named]
     return lines + [""]
 
 

@@ -286,6 +286,51 @@ check("- gpu-box:cuda: lbm ab-fp32-64: 25.0%" in markdown and "aa-fp32-64: 2.0%"
       "the case above 10 % named, the one below not")
 check("| gpu-box:openmp | 0 of " in markdown, "a platform whose records keep no spread")
 
+# Three runs of one commit merged (perf/merge_runs.py): each case's record is its median run's,
+# its efficiency that run's; aa-fp32-64 on the GPU ran at 7000, 8000 and 9000 MLUPS (limits 0.7,
+# 0.8, 0.9): the 8000 run, spread (9000 - 7000) / 8000 = 25 %. rfilter's time (lower = better)
+# 0.001, 0.0011, 0.0012 s: the 0.0011 run, spread 0.0002 / 0.0011 = 18.2 %. A run of another commit
+# or on another device is refused.
+MERGE = REPORT.parent / "merge_runs.py"
+runs = [OUT / "runs" / str(r) for r in range(3)]
+for r, folder in enumerate(runs):
+    for path in (HERE / "gpu-box").glob("*.json"):
+        record = json.loads(path.read_text())
+        if path.name == "lbm-aa-fp32-64-cuda.json":
+            record["metrics"].update(mlups=[7000.0, 9000.0, 8000.0][r], limit_ratio=[0.7, 0.9, 0.8][r])
+        if path.name == "rfilter-field64-x-cuda.json":
+            record["metrics"]["wall_seconds"] = [0.0012, 0.001, 0.0011][r]
+        write(folder, path.name, record)
+merged = OUT / "runs" / "merged"
+result = subprocess.run([sys.executable, str(MERGE), *map(str, runs), "--out", str(merged)], capture_output=True, text=True)
+check(result.returncode == 0, f"merge_runs.py: exit status {result.returncode}: {result.stderr}")
+lbm_merged = json.loads((merged / "lbm-aa-fp32-64-cuda.json").read_text())
+check(lbm_merged["metrics"]["mlups"] == 8000.0 and lbm_merged["metrics"]["limit_ratio"] == 0.8
+      and lbm_merged["runs"]["values"] == [7000.0, 9000.0, 8000.0] and same(lbm_merged["runs"]["spread"], 0.25)
+      and lbm_merged["runs"]["median_of"] == (runs[2] / "lbm-aa-fp32-64-cuda.json").as_posix(),
+      f"the median run's record, every run beside it: {lbm_merged.get('runs')}")
+rfilter_merged = json.loads((merged / "rfilter-field64-x-cuda.json").read_text())
+check(rfilter_merged["metrics"]["wall_seconds"] == 0.0011 and rfilter_merged["runs"]["median_of"].startswith(
+      runs[2].as_posix()), f"a time's median run: {rfilter_merged['metrics']}")
+result, numbers = report(f"gpu-box={merged}", "--out", OUT / "merged-report")
+markdown = (OUT / "merged-report" / "report.md").read_text()
+check(same(numbers["architectural"]["lbm"]["case_efficiency"]["gpu-box:cuda"]["aa-fp32-64"], 0.8),
+      "the merged case rated with its median run's limit")
+check("| 3 | 0.0% | 25.0% | 2 |" in markdown and "- gpu-box:cuda: lbm aa-fp32-64: 25.0%" in markdown
+      and "- gpu-box:cuda: rfilter field64-x: 18.2%" in markdown,
+      "the spread across runs shown, the case above 10 % named")
+other = OUT / "runs" / "other-commit"
+write(other, "lbm-aa-fp32-64-cuda.json", {**lbm_merged, "commit": "another"})
+elsewhere = OUT / "runs" / "other-machine"
+write(elsewhere, "lbm-aa-fp32-64-cuda.json", {**lbm_merged, "device": "Test GPU (16 SMs)"})
+for args, expected in (([*runs, other], "records of 2 commits"), ([runs[0], runs[0]], "a run folder given twice"),
+                       ([*runs, elsewhere], "measured on other hardware"),
+                       ([runs[0], runs[1], "--out", runs[0]], "one of the runs")):
+    args = [*args, "--out", merged] if "--out" not in args else args
+    result = subprocess.run([sys.executable, str(MERGE), *map(str, args)], capture_output=True, text=True)
+    check(result.returncode == 2 and len(result.stderr.splitlines()) == 1 and expected in result.stderr,
+          f"merge_runs.py {expected}: stderr {result.stderr!r}")
+
 # CPU strong scaling, 2 -> 8 threads: lbm 100 -> 350 MLUPS, speed-up 3.5, efficiency 3.5 / 4; rfilter
 # 0.02 -> 0.008 s (lower = better), speed-up 0.02 / 0.008 = 2.5, efficiency 2.5 / 4.
 out = OUT / "threads"
@@ -358,4 +403,5 @@ for args, expected in ((["--history", "h100"], "--history: no folder named 'h100
 
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
-print("ok: both Φ, efficiencies, history, peers, the copy probe, speed-up, strong scaling, Markdown, PNGs, bad input")
+print("ok: both Φ, efficiencies, history, peers, the copy probe, speed-up, merged runs, strong scaling, Markdown, "
+      "PNGs, bad input")
