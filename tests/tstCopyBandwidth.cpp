@@ -95,6 +95,18 @@ TYPED_TEST(CopyBandwidthTest, Fp64ProbeReportsAFiniteRate) {
   EXPECT_TRUE(std::isfinite(gflops) && gflops > 0) << gflops;
 }
 
+// A bench times the probe in turn with the kernel it rates: one warm-up each, then rounds.
+TYPED_TEST(CopyBandwidthTest, Fp64ProbeTakesTurnsWithAKernel) {
+  const pk::Fp64Probe<TypeParam> probe(TypeParam{});
+  int runs = 0;
+  const auto times = pk::interleaved_seconds(TypeParam{}, 3, probe, [&] { ++runs; });
+  EXPECT_EQ(runs, 4);
+  EXPECT_EQ(times[0].repeats, 3);
+  const double gflops = probe.gflops(times[0].median);
+  EXPECT_TRUE(std::isfinite(gflops) && gflops > 0) << gflops;
+  EXPECT_DOUBLE_EQ(probe.gflops(2 * times[0].median), gflops / 2);  // a rate: twice the time, half of it
+}
+
 TEST(CopyAcrossSpaces, EverySpaceGivesTheSameResult) {
   if (pk::test::one_space_build) GTEST_SKIP() << pk::test::nothing_to_compare;
   const auto input = pk::test::random_host_vector(1 << 16);

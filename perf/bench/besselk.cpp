@@ -106,25 +106,37 @@ struct BesselKBench {
     const auto nu = Kokkos::create_mirror_view_and_copy(Memory{}, hnu);
     const auto x = Kokkos::create_mirror_view_and_copy(Memory{}, hx);
     Kokkos::View<double*, Memory> k("pk::bench::besselk::k", points);
-    const RepeatedSeconds timed = repeated_seconds(space, repeats, [&] { bk::bessel_k_all(space, nu, x, k); });
-    const double seconds = timed.median;
-    const double ours = points / seconds;
+    const auto run_ours = [&] { bk::bessel_k_all(space, nu, x, k); };
 
     // GSL and Boost on the host cores (one call per point in a Kokkos host loop); their own
     // records come with the host run.
     const long host_points = std::min<long>(points, 2000000);
     std::vector<double> out(host_points);
     using Host = Kokkos::DefaultHostExecutionSpace;
-    const auto time_host = [&](double (*f)(double, double)) {
-      return median_seconds(Host{}, repeats, [&] {
+    const auto host_library = [&](double (*f)(double, double)) {
+      return [&, f] {
         Kokkos::parallel_for("pk::bench::besselk::host_library", Kokkos::RangePolicy<Host>(0, host_points),
                              [&](const long i) { out[i] = f(hnu(i), hx(i)); });
-      });
+        Host{}.fence();
+      };
     };
-    // The best implementation measured on this space is the limit ours is rated against: on a
-    // host space the fastest of ours, GSL and Boost; GSL and Boost run on host cores only, so on
-    // a GPU ours is the only one measured there (GSL's host rate is kept for comparison).
-    const double gsl = host_points / time_host(bk::gsl_bessel_k);
+    // The FP64 limit beside ours: how many FMA-rate operations the space could do in the time
+    // of one of our evaluations. Ours, the probe and, on a host space, GSL and Boost (the best
+    // of the three is the limit there) are timed in turn, round after round, so that each
+    // figure and the limits it is rated against see the same states of the machine.
+    const pk::Fp64Probe<Space> probe(space);
+    RepeatedSeconds timed, probe_timed, gsl_timed, boost_timed;
+    if constexpr (runs_on_host<Space>) {
+      const auto times = interleaved_seconds(space, repeats, run_ours, probe, host_library(bk::gsl_bessel_k),
+                                             host_library(bk::boost_bessel_k));
+      timed = times[0], probe_timed = times[1], gsl_timed = times[2], boost_timed = times[3];
+    } else {  // GSL's host rate is kept for comparison; on a GPU ours is the only one measured there
+      const auto times = interleaved_seconds(space, repeats, run_ours, probe);
+      timed = times[0], probe_timed = times[1];
+      gsl_timed = repeated_seconds(Host{}, repeats, host_library(bk::gsl_bessel_k));
+    }
+    const double ours = points / timed.median, gsl = host_points / gsl_timed.median;
+    const double fp64_peak = probe.gflops(probe_timed.median);
     double best = ours;
     if constexpr (runs_on_host<Space>) {
       std::vector<double> gsl_log(nref), gsl_k(nref), boost_log(nref), boost_k(nref);
@@ -133,26 +145,26 @@ struct BesselKBench {
         boost_log[i] = bk::boost_log_bessel_k(ref[i].nu, ref[i].x),
         boost_k[i] = bk::boost_bessel_k(ref[i].nu, ref[i].x);
       }
-      const double boost = host_points / time_host(bk::boost_bessel_k);
+      const double boost = host_points / boost_timed.median;
       best = std::max({ours, gsl, boost});
       double gsl_unanswered = 0, boost_unanswered = 0;
       const double gsl_error = max_error(ref, gsl_log, gsl_k, gsl_unanswered);
       const double boost_error = max_error(ref, boost_log, boost_k, boost_unanswered);
-      for (const auto& [name, rate, error, unanswered] :
-           {std::tuple{"evaluate-gsl", gsl, gsl_error, gsl_unanswered},
-            std::tuple{"evaluate-boost", boost, boost_error, boost_unanswered}})
+      for (const auto& [name, rate, error, unanswered, library_timed] :
+           {std::tuple{"evaluate-gsl", gsl, gsl_error, gsl_unanswered, gsl_timed},
+            std::tuple{"evaluate-boost", boost, boost_error, boost_unanswered, boost_timed}}) {
         results.push_back(Result{name,
                                  {{"evals_per_second", rate},
                                   {"max_rel_error", error},
                                   {"unanswered", unanswered},
-                                  {"points", double(host_points)}},
+                                  {"points", double(host_points)},
+                                  {"limit_interleaved", 1.0}},
                                  "evals_per_second",
                                  "the best implementation measured on this space",
                                  rate / best});
+        add_repeats(results.back().metrics, library_timed);
+      }
     }
-    // The FP64 limit beside it: how many FMA-rate operations the space could do in the time of
-    // one of our evaluations.
-    const double fp64_peak = pk::measure_fp64_peak_gflops(space, repeats);
     results.push_back(Result{"evaluate",
                              {{"evals_per_second", ours},
                               {"max_rel_error", our_error},
@@ -162,7 +174,9 @@ struct BesselKBench {
                               {"gsl_evals_per_second", gsl},
                               {"best_evals_per_second", best},
                               {"fp64_peak_gflops", fp64_peak},
-                              {"fp64_ops_per_eval_at_peak", fp64_peak * 1e9 / ours}},
+                              {"fp64_peak_spread", probe_timed.spread()},
+                              {"fp64_ops_per_eval_at_peak", fp64_peak * 1e9 / ours},
+                              {"limit_interleaved", 1.0}},
                              "evals_per_second",
                              "the best implementation measured on this space",
                              ours / best});
