@@ -185,13 +185,14 @@ int decide(const std::vector<CandidateTiming>& timings) {
   const CandidateTiming& fallback = timings.front();
   const CandidateTiming* best = &fallback;
   for (const CandidateTiming& t : timings)
-    if (t.max < fallback.min && t.median < best->median) best = &t;
+    if (t.below_max < fallback.min && t.median < best->median) best = &t;
   return best->candidate;
 }
 
 CandidateTiming summarize(int candidate, std::vector<double> seconds) {
   std::sort(seconds.begin(), seconds.end());
-  return {candidate, seconds[seconds.size() / 2], seconds.front(), seconds.back()};
+  return {candidate, seconds[seconds.size() / 2], seconds.front(), seconds.back(),
+          seconds[seconds.size() > 1 ? seconds.size() - 2 : 0]};
 }
 
 void count_trial() { ++trials; }

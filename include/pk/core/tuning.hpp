@@ -45,10 +45,11 @@ struct Tuning {
 #endif
 };
 
-// How one candidate's trials ran over pk::autotune's timed rounds, in seconds.
+// How one candidate's trials ran over pk::autotune's timed rounds, in seconds; below_max is
+// the slowest trial but one (the slowest of a single trial).
 struct CandidateTiming {
   int candidate = 0;
-  double median = 0, min = 0, max = 0;
+  double median = 0, min = 0, max = 0, below_max = 0;
 };
 
 // Rounds of trials pk::autotune times after its warm-up, every candidate once a round.
@@ -103,8 +104,9 @@ DeviceFacts device_facts(const Space& space) {
 // named `key` on the device behind `space`; the first candidate is the default.
 // trial(candidate) runs the job once. Each candidate runs once untimed, then
 // autotune_rounds rounds time every candidate in turn, so that a drift of clocks or load
-// falls on all alike. The default stays unless another candidate's slowest trial beats the
-// default's fastest: a difference within the spread of the timings is noise, not a reason.
+// falls on all alike. The default stays unless every trial of another candidate but its
+// slowest beats the default's fastest: a difference within the spread of the timings is noise,
+// not a reason, and one trial a neighbour's burst slowed does not hide a clear difference.
 // The choice is kept for the process and in the tuning cache (tuning_cache_folder()), per
 // device model and build, so later calls and later processes on the machine run no trial.
 // A caller whose run is too short to pay for the trials passes affordable = false: a choice
