@@ -10,7 +10,10 @@
 # fit LIMIT seconds (default 540) of the call. Records are written under WORK (PK_PLATFORM_WORK,
 # default /tmp/platform-PART), and after every stage WORK goes into one tarball,
 # $OUT/platform-PART.tgz (else build/platform-PART.tgz): a call stopped at its limit still returns
-# what finished, and the device tool's count of returned files is never reached.
+# what finished, and the device tool's count of returned files is never reached. The tuning
+# cache is WORK/tuning unless PK_TUNING_CACHE names one: each call tunes for itself (a run
+# repeated for perf/merge_runs.py does not take an earlier run's choices) and its choices, with
+# every candidate's trials, come back with the records.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 part=${1:-} start=${2:-}
@@ -25,6 +28,7 @@ tarball=${OUT:-$PWD/build}/platform-$part.tgz
 rm -rf "$work" && mkdir -p "$work/bench" "$work/logs" "$(dirname "$tarball")"
 export LD_LIBRARY_PATH=$PWD/$bin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMP_PROC_BIND=spread OMP_PLACES=threads
+export PK_TUNING_CACHE=${PK_TUNING_CACHE:-$work/tuning}
 
 left() { echo $((start + limit - $(date +%s))); }
 pack() { tar czf "$tarball.part" -C "$(dirname "$work")" "$(basename "$work")" && mv "$tarball.part" "$tarball"; }
