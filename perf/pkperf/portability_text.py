@@ -212,22 +212,23 @@ def spread_section(platforms, flagged_above=0.10):
              "| platform | records with a spread | median spread | largest | above 10 % "
              "| runs merged | median spread across runs | largest | above 10 % |", "|---|---|---|---|---|---|---|---|---|"]
     flagged = []
+
+    def cells(n, what, spreads):
+        """The median, largest and count above `flagged_above` of SPREADS, those above flagged."""
+        if not spreads:
+            return ["—"] * 3
+        values = sorted(spreads.values())
+        above = sorted((key for key, v in spreads.items() if v > flagged_above), key=lambda key: -spreads[key])
+        flagged.extend((what, n, key, spreads[key]) for key in above)
+        return [f"{values[len(values) // 2]:.1%}", f"{values[-1]:.1%}", str(len(above))]
+
     for n, p in platforms.items():
         repeats = {key: e["spread"] for key, e in p["cases"].items() if e.get("spread") is not None}
         runs = {key: e["runs"][1] for key, e in p["cases"].items() if e.get("runs") and e["runs"][1] is not None}
         counts = sorted({e["runs"][0] for e in p["cases"].values() if e.get("runs")})
-        merged = ("one run" if not counts else str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}")
-        row = [n, f"{len(repeats)} of {len(p['cases'])}" + ("" if repeats else " (recorded by pk-bench from 14221a9 on)")]
-        for what, spreads in (("repeats", repeats), ("runs", runs)):
-            if what == "runs":
-                row.append(merged)
-            if not spreads:
-                row += ["—"] * 3
-                continue
-            values = sorted(spreads.values())
-            above = sorted((key for key, v in spreads.items() if v > flagged_above), key=lambda key: -spreads[key])
-            flagged += [(what, n, key, spreads[key]) for key in above]
-            row += [f"{values[len(values) // 2]:.1%}", f"{values[-1]:.1%}", str(len(above))]
+        merged = "one run" if not counts else str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+        recorded = f"{len(repeats)} of {len(p['cases'])}" + ("" if repeats else " (recorded by pk-bench from 14221a9 on)")
+        row = [n, recorded, *cells(n, "repeats", repeats), merged, *cells(n, "runs", runs)]
         lines.append(f"| {' | '.join(row)} |")
     for what in ("repeats", "runs"):
         named = [f"- {n}: {k} {c}: {v:.1%}" for w, n, (k, c), v in flagged if w == what]

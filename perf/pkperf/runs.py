@@ -76,12 +76,11 @@ def merged(taken):
             raise Error(f"{path}: measured on other hardware than {first_path} ({record.get('device')}, "
                         f"{first.get('device')}; host {record.get('host')}, {first.get('host')}): "
                         "a merge is of runs on one machine")
-    figure = records.figure(taken[0][1])
-    higher = records.higher_is_better(taken[0][1])
+    figure, higher = records.figure(first), records.higher_is_better(first)
     values = [number(r["metrics"], figure) for _, r in taken]
     ran = [(v, path, r) for v, (path, r) in zip(values, taken) if v is not None]
     if not ran:  # no run has a figure (the case did not run anywhere): the first says so
-        return {**taken[0][1], "runs": summary(taken, figure, values, None, None)}
+        return {**first, "runs": summary(taken, figure, values, None, None)}
     ran.sort(key=lambda item: item[0] if higher else -item[0])  # slowest first
     median, median_path, record = ran[(len(ran) - 1) // 2]
     return {**record, "runs": summary(taken, figure, values, median, median_path)}

@@ -66,11 +66,4 @@ class Fp64Probe {
   Details::Fp64Chains<typename Space::memory_space> chains_;
 };
 
-// The probe's rate, the median of `repeats` runs.
-template <class Space>
-double measure_fp64_peak_gflops(const Space& space, int repeats) {
-  const Fp64Probe<Space> probe(space);
-  return probe.gflops(median_seconds(space, repeats, probe));
-}
-
 }  // namespace pk

@@ -13,10 +13,10 @@ std::string host_cpu_model() {
   for (std::string line; std::getline(cpuinfo, line) && !line.empty();) {
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;
-    const auto key_end = line.find_last_not_of(" \t", colon == 0 ? 0 : colon - 1);
+    std::string key = line.substr(0, colon);
+    key.erase(key.find_last_not_of(" \t") + 1);  // "model name\t: ..." (npos + 1 = 0: all blank)
     const auto value_begin = line.find_first_not_of(' ', colon + 1);
-    fields.emplace(line.substr(0, key_end == std::string::npos ? 0 : key_end + 1),
-                   value_begin == std::string::npos ? "" : line.substr(value_begin));
+    fields.emplace(key, value_begin == std::string::npos ? "" : line.substr(value_begin));
   }
   const auto name = fields.find("model name");
   if (name == fields.end() || name->second.empty()) return "unknown CPU";
