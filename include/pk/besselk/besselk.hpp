@@ -102,7 +102,7 @@ KOKKOS_INLINE_FUNCTION LogAndValue evaluate(double nu, double x) {
 }
 
 // The group of points whose evaluations take the same branches and about as many terms, as a
-// key of for_each_by_branch: 0 for the closed forms and NaN; else one of five routes (the
+// key of for_each_sorted_by_branch: 0 for the closed forms and NaN; else one of five routes (the
 // series; the integral and the asymptotic series, each directly or at two orders carried up by
 // the recurrence) times four bands of x within the route's path, since x sets how many terms
 // the series, the integral's bins and the asymptotic series take before they stop.
@@ -125,6 +125,58 @@ KOKKOS_INLINE_FUNCTION int branch_of(double nu, double x) {
   return 1 + route * x_bands + band;
 }
 
+// Temme's series at this many points side by side where the space's threads are a host's cores
+// (a SIMD register of doubles on AVX-512; two on AVX2); one where they run in lockstep.
+template <class ExecutionSpace>
+inline constexpr int series_lanes = SpaceTraits<ExecutionSpace>::lockstep_threads > 1 ? 1 : 8;
+
+// Whether evaluate(nu, x) takes Temme's series.
+KOKKOS_INLINE_FUNCTION bool takes_series(double nu, double x) {
+  return path_for(nu, x) == Path::series && !is_half_integer_order(nu);
+}
+
+// store(i, K_nu(x) as `wanted`) at every point i of [0, n), nu and x of it, on `space`. On a
+// GPU each team's chunk of points is sorted by branch (details/by_branch.hpp): the threads of a
+// warp given points of different paths would run every path in turn. On a host space a thread
+// takes a chunk of points, each in turn but those of Temme's series, which it gathers and
+// evaluates series_lanes at a time, the last group filled out with copies of its first point.
+template <Wanted wanted, class ExecutionSpace, class Orders, class Arguments, class Store>
+void evaluate_points(const char* label, const ExecutionSpace& space, const Orders& nu, const Arguments& x,
+                     const Store& store) {
+  constexpr NodeSum sum = node_sum_for<ExecutionSpace>;
+  const long n = static_cast<long>(nu.extent(0));
+  if constexpr (SpaceTraits<ExecutionSpace>::lockstep_threads > 1) {
+    for_each_sorted_by_branch<branches>(
+        label, space, n, KOKKOS_LAMBDA(const long i) { return branch_of(nu(i), x(i)); },
+        KOKKOS_LAMBDA(const long i) { store(i, evaluate<wanted, sum>(nu(i), x(i))); });
+  } else {
+    constexpr int lanes = series_lanes<ExecutionSpace>, chunk = 8 * lanes;
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, (n + chunk - 1) / chunk), KOKKOS_LAMBDA(const long c) {
+          const long begin = c * chunk, end = n - begin < chunk ? n : begin + chunk;
+          long series[chunk];
+          int count = 0;
+          for (long i = begin; i < end; ++i) {
+            if (takes_series(nu(i), x(i)))
+              series[count++] = i;
+            else
+              store(i, evaluate<wanted, sum>(nu(i), x(i)));
+          }
+          for (int first = 0; first < count; first += lanes) {
+            double group_nu[lanes], group_x[lanes];
+            for (int l = 0; l < lanes; ++l) {
+              const long i = series[first + l < count ? first + l : first];
+              group_nu[l] = nu(i);
+              group_x[l] = x(i);
+            }
+            LogAndValue k[lanes];
+            bessel_k_small_x<wanted, lanes>(group_nu, group_x, k);
+            for (int l = 0; l < lanes && first + l < count; ++l) store(series[first + l], k[l]);
+          }
+        });
+  }
+}
+
 }  // namespace Details
 
 // log K_nu(x) and K_nu(x) together.
@@ -145,19 +197,15 @@ KOKKOS_INLINE_FUNCTION double log_bessel_k(double nu, double x) {
 }
 
 // log K and K at every point (nu(i), x(i)), on `space`; all four views in its memory. Points
-// are taken in groups of one route and band of x (branch_of, details/by_branch.hpp): on a GPU
-// the threads of a warp given points of different paths would run every path in turn.
+// are taken in groups of one path (Details::evaluate_points).
 template <class ExecutionSpace, class Orders, class Arguments, class Values>
 void evaluate_all(const ExecutionSpace& space, const Orders& nu, const Arguments& x, const Values& log_k,
                   const Values& k) {
   static_assert(check_arguments<ExecutionSpace, Orders, Arguments, Values>());
   require(x.extent(0) == nu.extent(0) && log_k.extent(0) == nu.extent(0) && k.extent(0) == nu.extent(0),
           "besselk::evaluate_all: orders, arguments and results differ in length");
-  Details::for_each_by_branch<Details::branches>(
-      "pk::besselk::evaluate_all", space, static_cast<long>(nu.extent(0)),
-      KOKKOS_LAMBDA(const long i) { return Details::branch_of(nu(i), x(i)); },
-      KOKKOS_LAMBDA(const long i) {
-        const BesselK r = evaluate<ExecutionSpace>(nu(i), x(i));
+  Details::evaluate_points<Details::Wanted::log_and_value>(
+      "pk::besselk::evaluate_all", space, nu, x, KOKKOS_LAMBDA(const long i, const Details::LogAndValue& r) {
         log_k(i) = r.log_value;
         k(i) = r.value;
       });
@@ -169,10 +217,9 @@ void bessel_k_all(const ExecutionSpace& space, const Orders& nu, const Arguments
   static_assert(check_arguments<ExecutionSpace, Orders, Arguments, Values>());
   require(x.extent(0) == nu.extent(0) && k.extent(0) == nu.extent(0),
           "besselk::bessel_k_all: orders, arguments and results differ in length");
-  Details::for_each_by_branch<Details::branches>(
-      "pk::besselk::bessel_k_all", space, static_cast<long>(nu.extent(0)),
-      KOKKOS_LAMBDA(const long i) { return Details::branch_of(nu(i), x(i)); },
-      KOKKOS_LAMBDA(const long i) { k(i) = bessel_k<ExecutionSpace>(nu(i), x(i)); });
+  Details::evaluate_points<Details::Wanted::value>(
+      "pk::besselk::bessel_k_all", space, nu, x,
+      KOKKOS_LAMBDA(const long i, const Details::LogAndValue& r) { k(i) = r.value; });
 }
 
 }  // namespace pk::besselk

@@ -62,15 +62,4 @@ void for_each_sorted_by_branch(const char* label, const ExecutionSpace& space, l
       });
 }
 
-// body(i) for every i in [0, n), on `space`: sorted by branch where threads run in lockstep; a
-// plain range where they do not, since a host core's branches cost less than the sort
-// (measured: docs/besselk.md).
-template <int groups, class ExecutionSpace, class Key, class Body>
-void for_each_by_branch(const char* label, const ExecutionSpace& space, long n, const Key& key, const Body& body) {
-  if constexpr (SpaceTraits<ExecutionSpace>::lockstep_threads > 1)
-    for_each_sorted_by_branch<groups>(label, space, n, key, body);
-  else
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), body);
-}
-
 }  // namespace pk::besselk::Details

@@ -69,50 +69,77 @@ struct TemmePair {
 //   p_0 = (x/2)^-mu Gamma(1+mu) / 2,  q_0 = (x/2)^mu Gamma(1-mu) / 2,
 //   f_k = (k f_{k-1} + p_{k-1} + q_{k-1}) / (k^2 - mu^2), p_k = p_{k-1} / (k - mu),
 //   q_k = q_{k-1} / (k + mu). For 0 < x <= 1 (series_limit) at most about 10 terms reach 1e-17.
-KOKKOS_INLINE_FUNCTION TemmePair temme_series(double mu, double x) {
+// The series at `lanes` points side by side, (mu[l], x[l]) in lane l: on a host core each step
+// but the library's log, exp and sin runs across the lanes in SIMD registers (a term's four
+// divisions, most of the path's time point by point, then share an instruction). A lane takes
+// the operations of the one-lane form in its order, so its bits do not depend on its
+// neighbours; once its sum has converged it adds zeros, which leave the sums as they are,
+// until every lane's has.
+template <int lanes>
+KOKKOS_INLINE_FUNCTION void temme_series(const double (&mu)[lanes], const double (&x)[lanes],
+                                         TemmePair (&pair)[lanes]) {
   // s = mu ln(2/x) enters through e^s, cosh s and sinh s, which turn an absolute error in s
   // into a relative one in K: a plain log would leave |s| eps (1e-15 at x = 1e-5). So
   // ln(2/x) gets one Newton step (L + (2/x) e^-L - 1, with 2/x carried to its last bits)
   // and s its low part; the functions of s take a first-order correction in it.
-  const double two_over_x = 2 / x;
-  const double two_over_x_lo = ::fma(-two_over_x, x, 2.0) / x;
-  const double log_hi = ::log(two_over_x);
-  const double back = ::exp(-log_hi);
-  const Compensated log_two_over_x = quick_two_sum(log_hi, ::fma(two_over_x, back, -1.0) + two_over_x_lo * back);
-  const double s = mu * log_two_over_x.hi;
-  const double s_lo = ::fma(mu, log_two_over_x.hi, -s) + mu * log_two_over_x.lo;
-  // f_0 = mu pi / sin(mu pi) [Gamma_1 cosh(s) + Gamma_2 ln(2/x) sinh(s)/s]: near x = 1 and
-  // mu = 0 its two terms (about -0.58 and 0.69) cancel to 0.12, so they are formed in
-  // double-double.
-  const double exp_s = ::exp(s);
-  const Compensated cosh_s = cosh_compensated(s, exp_s), sinhc_s = sinhc_compensated(s, exp_s);
-  // First-order terms in s_lo: d cosh = sinh ds, d (sinhc(s) L) = L ds (cosh - sinhc) / s.
-  const double d_cosh = sinhc_s.hi * s * s_lo;
-  const double d_sinhc_log = s != 0 ? log_two_over_x.hi * s_lo * (cosh_s.hi - sinhc_s.hi) / s : 0.0;
-  const Compensated gamma1 = temme_gamma1(mu), gamma2 = temme_gamma2(mu);
-  const Compensated first = multiply(gamma1, add(cosh_s, d_cosh));
-  const Compensated second = multiply(gamma2, add(multiply(sinhc_s, log_two_over_x), d_sinhc_log));
-  const double mu_pi_over_sin = (mu == 0) ? 1.0 : (pi * mu) / ::sin(pi * mu);
-  const Compensated f0 = multiply(add(first, second.hi), mu_pi_over_sin);
-  const Compensated f0_full = add(f0, second.lo * mu_pi_over_sin);
-  const double two_over_x_to_mu = exp_s + exp_s * s_lo;  // (x/2)^-mu
-  double p = 0.5 * two_over_x_to_mu / ::fma(-mu, gamma1.hi, gamma2.hi);
-  double q = 0.5 / (two_over_x_to_mu * ::fma(mu, gamma1.hi, gamma2.hi));
-  const double quarter_x2 = 0.25 * x * x;
-  double f = f0_full.hi, c = 1;
-  CompensatedSum k_mu{f0_full.hi, f0_full.lo}, k_mu1_sum{p};  // the k = 0 terms
-  for (int k = 1; k <= 60; ++k) {
-    f = (k * f + p + q) / (k * k - mu * mu);
-    p /= k - mu;
-    q /= k + mu;
-    c *= quarter_x2 / k;
-    const double term = c * f;
-    k_mu.add(term);
-    k_mu1_sum.add(c * (p - k * f));
-    if (::fabs(term) < 1e-17 * ::fabs(k_mu.sum)) break;
+  Compensated log_two_over_x[lanes];
+  double s[lanes], s_lo[lanes], exp_s[lanes], sin_mu_pi[lanes];
+  for (int l = 0; l < lanes; ++l) {  // the library's functions, a lane at a time
+    const double two_over_x = 2 / x[l];
+    const double two_over_x_lo = ::fma(-two_over_x, x[l], 2.0) / x[l];
+    const double log_hi = ::log(two_over_x);
+    const double back = ::exp(-log_hi);
+    log_two_over_x[l] = quick_two_sum(log_hi, ::fma(two_over_x, back, -1.0) + two_over_x_lo * back);
+    s[l] = mu[l] * log_two_over_x[l].hi;
+    s_lo[l] = ::fma(mu[l], log_two_over_x[l].hi, -s[l]) + mu[l] * log_two_over_x[l].lo;
+    exp_s[l] = ::exp(s[l]);
+    sin_mu_pi[l] = ::sin(pi * mu[l]);
   }
-  const double k_mu_value = k_mu.value().hi, k_mu1_value = k_mu1_sum.value().hi;
-  return {k_mu_value, 2 * k_mu1_value / x, 2 * k_mu1_value / (x * k_mu_value)};
+  double f[lanes], p[lanes], q[lanes], c[lanes], quarter_x2[lanes];
+  CompensatedSum k_mu[lanes], k_mu1_sum[lanes];
+  for (int l = 0; l < lanes; ++l) {
+    // f_0 = mu pi / sin(mu pi) [Gamma_1 cosh(s) + Gamma_2 ln(2/x) sinh(s)/s]: near x = 1 and
+    // mu = 0 its two terms (about -0.58 and 0.69) cancel to 0.12, so they are formed in
+    // double-double.
+    const Compensated cosh_s = cosh_compensated(s[l], exp_s[l]), sinhc_s = sinhc_compensated(s[l], exp_s[l]);
+    // First-order terms in s_lo: d cosh = sinh ds, d (sinhc(s) L) = L ds (cosh - sinhc) / s.
+    const double d_cosh = sinhc_s.hi * s[l] * s_lo[l];
+    const double d_sinhc_log = s[l] != 0 ? log_two_over_x[l].hi * s_lo[l] * (cosh_s.hi - sinhc_s.hi) / s[l] : 0.0;
+    const Compensated gamma1 = temme_gamma1(mu[l]), gamma2 = temme_gamma2(mu[l]);
+    const Compensated first = multiply(gamma1, add(cosh_s, d_cosh));
+    const Compensated second = multiply(gamma2, add(multiply(sinhc_s, log_two_over_x[l]), d_sinhc_log));
+    const double mu_pi_over_sin = (mu[l] == 0) ? 1.0 : (pi * mu[l]) / sin_mu_pi[l];
+    const Compensated f0 = multiply(add(first, second.hi), mu_pi_over_sin);
+    const Compensated f0_full = add(f0, second.lo * mu_pi_over_sin);
+    const double two_over_x_to_mu = exp_s[l] + exp_s[l] * s_lo[l];  // (x/2)^-mu
+    p[l] = 0.5 * two_over_x_to_mu / ::fma(-mu[l], gamma1.hi, gamma2.hi);
+    q[l] = 0.5 / (two_over_x_to_mu * ::fma(mu[l], gamma1.hi, gamma2.hi));
+    quarter_x2[l] = 0.25 * x[l] * x[l];
+    f[l] = f0_full.hi;
+    c[l] = 1;
+    k_mu[l] = {f0_full.hi, f0_full.lo};  // the k = 0 terms
+    k_mu1_sum[l] = {p[l]};
+  }
+  long converged[lanes] = {};  // as wide as a double, so that a SIMD register holds both
+  for (int k = 1; k <= 60; ++k) {
+    for (int l = 0; l < lanes; ++l) {
+      f[l] = (k * f[l] + p[l] + q[l]) / (k * k - mu[l] * mu[l]);
+      p[l] /= k - mu[l];
+      q[l] /= k + mu[l];
+      c[l] *= quarter_x2[l] / k;
+      const double term = converged[l] ? 0.0 : c[l] * f[l];
+      k_mu[l].add(term);
+      k_mu1_sum[l].add(converged[l] ? 0.0 : c[l] * (p[l] - k * f[l]));
+      converged[l] = converged[l] | (::fabs(term) < 1e-17 * ::fabs(k_mu[l].sum));
+    }
+    bool all_converged = true;
+    for (int l = 0; l < lanes; ++l) all_converged = all_converged && converged[l];
+    if (all_converged) break;
+  }
+  for (int l = 0; l < lanes; ++l) {
+    const double k_mu_value = k_mu[l].value().hi, k_mu1_value = k_mu1_sum[l].value().hi;
+    pair[l] = {k_mu_value, 2 * k_mu1_value / x[l], 2 * k_mu1_value / (x[l] * k_mu_value)};
+  }
 }
 
 // K_{mu + steps}(x), steps >= 1, from K_mu(x), K_{mu+1}(x) and their ratio r_0 by the forward
@@ -157,13 +184,29 @@ KOKKOS_INLINE_FUNCTION LogAndValue recur_in_order(LogAndValue k_mu, double k_mu1
 
 // K_nu(x) for 0 < x <= 1 (series_limit) and nu >= 0: Temme for mu = nu - round(nu), then
 // the recurrence. K_mu >= K_0(1) > 0.4 there, so the recurrence never needs log K_mu.
+// At `lanes` points (nu[l], x[l]) side by side, each with the bits of the one-point form.
+template <Wanted wanted, int lanes>
+KOKKOS_INLINE_FUNCTION void bessel_k_small_x(const double (&nu)[lanes], const double (&x)[lanes],
+                                             LogAndValue (&k)[lanes]) {
+  int steps[lanes];
+  double mu[lanes];
+  for (int l = 0; l < lanes; ++l) {
+    steps[l] = static_cast<int>(nu[l] + 0.5);
+    mu[l] = nu[l] - steps[l];
+  }
+  TemmePair pair[lanes];
+  temme_series<lanes>(mu, x, pair);
+  for (int l = 0; l < lanes; ++l)
+    k[l] = steps[l] == 0
+               ? LogAndValue{wanted == Wanted::value ? NAN : ::log(pair[l].k_mu), pair[l].k_mu}
+               : recur_in_order<wanted>({NAN, pair[l].k_mu}, pair[l].k_mu1, pair[l].ratio, mu[l], x[l], steps[l]);
+}
 template <Wanted wanted>
 KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_small_x(double nu, double x) {
-  const int steps = static_cast<int>(nu + 0.5);
-  const double mu = nu - steps;
-  const TemmePair pair = temme_series(mu, x);
-  if (steps == 0) return {wanted == Wanted::value ? NAN : ::log(pair.k_mu), pair.k_mu};
-  return recur_in_order<wanted>({NAN, pair.k_mu}, pair.k_mu1, pair.ratio, mu, x, steps);
+  const double nus[1] = {nu}, xs[1] = {x};
+  LogAndValue k[1];
+  bessel_k_small_x<wanted, 1>(nus, xs, k);
+  return k[0];
 }
 
 }  // namespace pk::besselk::Details
