@@ -2,9 +2,8 @@
 // The time step on the device: BeginStep opens it, NeighboursFluxesAndCfl completes the
 // neighbour table after growth, writes the donor-cell fluxes and reduces the CFL limit
 // (eq. 8, sec. 5.2.2) in one read of each key and one drift per face, ChooseStep sets dt
-// and advances the clock (within LinkNewCells' launch). A batch of steps thus runs without
-// the host: the step that reaches the target lands on it, and later steps of the batch do
-// nothing.
+// and advances the clock. A batch of steps thus runs without the host:
+// the step that reaches the target lands on it, and later steps of the batch do nothing.
 #include <pk/gbees/details/advection.hpp>
 #include <pk/gbees/details/device_state.hpp>
 #include <pk/gbees/details/geometry.hpp>
@@ -84,6 +83,21 @@ struct NeighboursFluxesAndCfl {
   }
 };
 
+// Each cell growth added, in the rows of the older cells beside it (link_to_older).
+template <class Grid>
+struct LinkNewCells {
+  typename Grid::NeighbourView neighbour;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
+  LiveCells<typename Grid::memory_space> live;
+  int n;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    const std::int32_t first_new = clock().first_new;
+    if (c < first_new || !live(c)) return;
+    link_to_older(neighbour, n, c, first_new);
+  }
+};
+
 // One thread: dt = epsilon times the CFL limit, shortened to land on the target (also when
 // the limit is infinite); the clock, the step count and the cell statistics advance.
 template <class MemorySpace>
@@ -105,25 +119,6 @@ struct ChooseStep {
     const std::int32_t cells = live.count();
     k.cell_steps += cells;
     if (cells > k.max_cells) k.max_cells = cells;
-  }
-};
-
-// Each cell growth added, in the rows of the older cells beside it (link_to_older), and the
-// step's dt from the CFL limit, by the first index (ChooseStep: no other index reads what it
-// writes): one launch a step fewer than a kernel of its own.
-template <class Grid>
-struct LinkNewCells {
-  typename Grid::NeighbourView neighbour;
-  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
-  LiveCells<typename Grid::memory_space> live;
-  int n;
-  ChooseStep<typename Grid::memory_space> choose_step;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    if (c == 0) choose_step(0);
-    const std::int32_t first_new = clock().first_new;
-    if (c < first_new || !live(c)) return;
-    link_to_older(neighbour, n, c, first_new);
   }
 };
 
