@@ -125,10 +125,9 @@ KOKKOS_INLINE_FUNCTION int branch_of(double nu, double x) {
   return 1 + route * x_bands + band;
 }
 
-// Temme's series at this many points side by side where the space's threads are a host's cores
-// (a SIMD register of doubles on AVX-512; two on AVX2); one where they run in lockstep.
-template <class ExecutionSpace>
-inline constexpr int series_lanes = SpaceTraits<ExecutionSpace>::lockstep_threads > 1 ? 1 : 8;
+// Temme's series at this many points side by side in a host space's thread (a SIMD register of
+// doubles on AVX-512; two on AVX2). A GPU thread takes one point.
+constexpr int host_series_lanes = 8;
 
 // Whether evaluate(nu, x) takes Temme's series.
 KOKKOS_INLINE_FUNCTION bool takes_series(double nu, double x) {
@@ -139,7 +138,7 @@ KOKKOS_INLINE_FUNCTION bool takes_series(double nu, double x) {
 // GPU each team's chunk of points is sorted by branch (details/by_branch.hpp): the threads of a
 // warp given points of different paths would run every path in turn. On a host space a thread
 // takes a chunk of points, each in turn but those of Temme's series, which it gathers and
-// evaluates series_lanes at a time, the last group filled out with copies of its first point.
+// evaluates host_series_lanes at a time, the last group filled out with copies of its first point.
 template <Wanted wanted, class ExecutionSpace, class Orders, class Arguments, class Store>
 void evaluate_points(const char* label, const ExecutionSpace& space, const Orders& nu, const Arguments& x,
                      const Store& store) {
@@ -150,7 +149,7 @@ void evaluate_points(const char* label, const ExecutionSpace& space, const Order
         label, space, n, KOKKOS_LAMBDA(const long i) { return branch_of(nu(i), x(i)); },
         KOKKOS_LAMBDA(const long i) { store(i, evaluate<wanted, sum>(nu(i), x(i))); });
   } else {
-    constexpr int lanes = series_lanes<ExecutionSpace>, chunk = 8 * lanes;
+    constexpr int lanes = host_series_lanes, chunk = 8 * lanes;
     Kokkos::parallel_for(
         label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, (n + chunk - 1) / chunk), KOKKOS_LAMBDA(const long c) {
           const long begin = c * chunk, end = n - begin < chunk ? n : begin + chunk;
