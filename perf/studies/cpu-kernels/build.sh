@@ -9,9 +9,10 @@ mkdir -p "$out/include"
 git archive "$commit" include | tar -x -C "$out"
 kokkos=$(sed -n 's/^Kokkos_DIR:PATH=\(.*\)\/lib\/cmake\/Kokkos$/\1/p' "$build/CMakeCache.txt")
 arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt")
-# A CUDA build's Kokkos compiles through its nvcc_wrapper with the device flags it exports.
+# A CUDA build's Kokkos compiles through its nvcc_wrapper with the device flags it exports
+# (every Kokkos installs nvcc_wrapper: its configuration says whether CUDA is enabled).
 compiler=(g++) device_libraries=()
-if [ -x "$kokkos/bin/nvcc_wrapper" ]; then
+if grep -q '^#define KOKKOS_ENABLE_CUDA$' "$kokkos/include/KokkosCore_config.h"; then
   device_libraries=("$(sed -n 's/^CUDA_cuda_driver_LIBRARY:FILEPATH=//p' "$build/CMakeCache.txt")")
   device_flags=$(sed -n 's/.*COMPILE_LANGUAGE:CXX>:\(-extended-lambda[^>]*\)>.*/\1/p' \
     "$kokkos/lib/cmake/Kokkos/KokkosTargets.cmake" | tr ';' ' ')
