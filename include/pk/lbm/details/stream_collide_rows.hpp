@@ -66,12 +66,24 @@ struct StreamCollideRows {
     bool low, high;  // first cell at x = 0, last at x = nx - 1, on a lattice periodic in x
   };
 
+  // Where a run loads and stores each direction: the element of the run's first cell plus an
+  // offset in that direction's column. The offsets depend on the walls word's periodic y and z
+  // faces, which every run of a row shares (x wraps are the ends'), so they and the columns are
+  // found once for the row's first run, not for every run.
+  struct Streams {
+    std::uint32_t w = ~0u;  // the walls word they were found for (none yet)
+    const Storage* from[D3Q19::size];
+    Storage* to[D3Q19::size];
+    int from_offset[D3Q19::size], to_offset[D3Q19::size];
+  };
+
   KOKKOS_INLINE_FUNCTION void operator()(const int row) const { update_row(row, 0, cells.grid.nx); }
 
   // The cells x0 .. x1 - 1 of a row.
   KOKKOS_INLINE_FUNCTION void update_row(const int row, const int x0, const int x1) const {
     const G& grid = cells.grid;
     const int start = row * grid.nx, end = start + x1;
+    Streams streams;
     for (int cell = start + x0; cell < end;) {
       const int next_boundary = (cell / lanes + 1) * lanes;
       const int limit = end < next_boundary ? end : next_boundary;
@@ -85,9 +97,9 @@ struct StreamCollideRows {
       const bool faces = kernel != Kernel::aa_collide && grid.periodic_x;
       const Ends ends{run, faces && cell == start, faces && cell + run == start + grid.nx};
       if (run == lanes && !ends.low && !ends.high)
-        update_run<false>(cell, ends);
+        update_run<false>(cell, ends, streams);
       else
-        update_run<true>(cell, ends);
+        update_run<true>(cell, ends, streams);
       cell += run;
     }
     if (kernel == Kernel::ab_stream_collide && streaming_stores) streaming_fence();
@@ -104,26 +116,21 @@ struct StreamCollideRows {
   // The per-cell kernel's accesses for the plain cells of a run from `first`.
   // A staged run computes all lanes, those past its end on zeros.
   template <bool staged>
-  KOKKOS_INLINE_FUNCTION void update_run(const int first, const Ends& ends) const {
+  KOKKOS_INLINE_FUNCTION void update_run(const int first, const Ends& ends, Streams& streams) const {
     const G& grid = cells.grid;
     // the row's periodic y and z faces; x wraps are the ends' (see Ends)
     const std::uint32_t w =
         kernel == Kernel::aa_collide ? 0u : grid.walls_of(first, grid.cell_type(first)) & ~G::open_faces;
+    if (kernel != Kernel::aa_collide && w != streams.w) aim(streams, w);
     Real g[D3Q19::size][lanes];
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      constexpr int o = D3Q19::opposite(q);
-      const Storage* from;
-      if constexpr (kernel == Kernel::aa_collide)
-        from = &cells.source(first, q);
-      else if constexpr (kernel == Kernel::ab_stream_collide)
-        from = &cells.source(grid.template neighbour<o>(first, w), q);
-      else
-        from = &cells.source(grid.template neighbour<o>(first, w), o);
+      const Storage* from =
+          kernel == Kernel::aa_collide ? &cells.source(first, q) : streams.from[q] + (first + streams.from_offset[q]);
       // A-A steps store into the lines they load: those are fetched to be written.
       if (prefetch_bytes > 0)
         prefetch_ahead<kernel != Kernel::ab_stream_collide, lanes * sizeof(Storage)>(from, prefetch_bytes);
-      load<kernel == Kernel::aa_collide ? 0 : D3Q19::cx(o), staged>(from, g[q], ends);
+      load<kernel == Kernel::aa_collide ? 0 : D3Q19::cx(D3Q19::opposite(q)), staged>(from, g[q], ends);
     });
     for (int l = 0; l < lanes; ++l) {
       Real cell[D3Q19::size];
@@ -133,14 +140,24 @@ struct StreamCollideRows {
     }
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      constexpr int o = D3Q19::opposite(q);
-      if constexpr (kernel == Kernel::ab_stream_collide)
-        store<0, staged>(g[q], &cells.target(first, q), ends);
-      else if constexpr (kernel == Kernel::aa_collide)
-        store<0, staged>(g[q], &cells.target(first, o), ends);
-      else
-        store<D3Q19::cx(q), staged>(g[q], &cells.target(grid.template neighbour<q>(first, w), q), ends);
+      Storage* to = kernel == Kernel::aa_collide ? &cells.target(first, D3Q19::opposite(q))
+                                                 : streams.to[q] + (first + streams.to_offset[q]);
+      store<kernel == Kernel::aa_stream_collide_stream ? D3Q19::cx(q) : 0, staged>(g[q], to, ends);
     });
+  }
+
+  // The columns and offsets of every direction for runs whose walls word is w (Streams).
+  KOKKOS_INLINE_FUNCTION void aim(Streams& streams, const std::uint32_t w) const {
+    const G& grid = cells.grid;
+    for_each_direction([&](auto qc) {
+      constexpr int q = decltype(qc)::value;
+      constexpr int o = D3Q19::opposite(q);
+      streams.from[q] = &cells.source(0, kernel == Kernel::ab_stream_collide ? q : o);
+      streams.to[q] = &cells.target(0, q);
+      streams.from_offset[q] = grid.template neighbour<o>(0, w);
+      streams.to_offset[q] = kernel == Kernel::ab_stream_collide ? 0 : grid.template neighbour<q>(0, w);
+    });
+    streams.w = w;
   }
 
   // The run's elements of one direction in the lattice, from `memory` (the run's first cell
