@@ -316,12 +316,13 @@ TYPED_TEST(LbmSolver, RowsPrefetchChangesNoResult) {
 
 // The same on fully periodic boxes, where the rows traversal's runs take the cells on
 // periodic faces: y and z wraps are shared by the row, x wraps are a run's end cells
-// reaching across the row. Rows of 37 cells end in partial runs, and rows of 7 are shorter
-// than the SIMD lanes, so a run may wrap at both ends. Odd cell counts: the cells
-// traversal's paired fp16 even step leaves the last cell without a partner.
+// reaching across the row. Rows of 37 cells end in partial runs, rows of 32 in full runs
+// (a multiple of every run's length), and rows of 7 are shorter than the SIMD lanes, so a
+// run may wrap at both ends. Odd cell counts: the cells traversal's paired fp16 even step
+// leaves the last cell without a partner.
 template <class Space, class Real>
 void check_traversals_agree_periodic(double tolerance) {
-  for (const Geometry& g : {periodic_box(37, 5, 3), periodic_box(7, 5, 3)}) {
+  for (const Geometry& g : {periodic_box(37, 5, 3), periodic_box(32, 5, 3), periodic_box(7, 5, 3)}) {
     std::vector<double> density, velocity;
     random_state(g, density, velocity, 11);
     expect_traversals_agree<Space, Real>(g, Parameters{}, density, velocity, tolerance);

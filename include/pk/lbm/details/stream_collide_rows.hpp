@@ -88,7 +88,10 @@ struct StreamCollideRows {
       const int next_boundary = (cell / lanes + 1) * lanes;
       const int limit = end < next_boundary ? end : next_boundary;
       int run = 0;
-      while (cell + run < limit && plain(cell + run)) ++run;
+      if (limit - cell == lanes && plain_run(cell))
+        run = lanes;
+      else
+        while (cell + run < limit && plain(cell + run)) ++run;
       if (run == 0) {
         cells(cell);
         ++cell;
@@ -103,6 +106,20 @@ struct StreamCollideRows {
       cell += run;
     }
     if (kernel == Kernel::ab_stream_collide && streaming_stores) streaming_fence();
+  }
+
+  // Whether the `lanes` cells from `cell` are all plain(), most often: a run's inner cells are
+  // plain fluid cells without a walls word, found by one comparison across their type bytes
+  // (which vectorises) instead of a test and a branch a cell; its first and last cells may
+  // lie on a periodic x face, whose walls word plain() reads. Runs on periodic y or z faces
+  // (every cell with a walls word) are found cell by cell.
+  KOKKOS_INLINE_FUNCTION bool plain_run(int cell) const {
+    const std::uint8_t* raw = cells.grid.cell_type.data() + cell;
+    int fluid = 0;
+    for (int l = 0; l < lanes; ++l) fluid += raw[l] == fluid_flag;
+    if (fluid == lanes) return true;
+    fluid -= (raw[0] == fluid_flag) + (raw[lanes - 1] == fluid_flag);
+    return fluid == lanes - 2 && plain(cell) && plain(cell + lanes - 1);
   }
 
   KOKKOS_INLINE_FUNCTION bool plain(int cell) const {
@@ -170,10 +187,12 @@ struct StreamCollideRows {
       convert<lanes>(memory, values);
     } else if constexpr (std::is_same_v<Storage, Real>) {
       gather<dx>(memory, values, ends);
+      join_wrapped<dx>(memory, values, ends);
     } else {
       Storage staging[lanes];
       gather<dx>(memory, staging, ends);
       convert<lanes>(staging, values);
+      join_wrapped<dx>(memory, values, ends);
     }
   }
   template <int dx, bool staged>
@@ -192,13 +211,23 @@ struct StreamCollideRows {
   }
 
   // The lanes [begin, end) of a staged run move as a block (a masked loop: masked SIMD
-  // moves), the wrapped end cells one by one.
+  // moves), the wrapped end cells one by one: stored one by one, they join the loaded lanes
+  // after the conversion, in a loop of selects across all lanes (join_wrapped). Stored into
+  // the lanes alone, they had left the next whole-register load of the lanes waiting on
+  // stores it could not be forwarded from.
   template <int dx>
   KOKKOS_INLINE_FUNCTION void gather(const Storage* memory, Storage (&lane)[lanes], const Ends& ends) const {
     const Block b = block<dx>(ends);
     for (int l = 0; l < lanes; ++l) lane[l] = l >= b.begin && l < b.end ? copy(memory[l]) : Storage{};
-    if (b.begin > 0) lane[0] = memory[cells.grid.nx];
-    if (b.end < ends.count) lane[b.end] = memory[b.end - cells.grid.nx];
+  }
+  template <int dx>
+  KOKKOS_INLINE_FUNCTION void join_wrapped(const Storage* memory, Real (&lane)[lanes], const Ends& ends) const {
+    const Block b = block<dx>(ends);
+    const int low = b.begin - 1, high = b.end < ends.count ? b.end : lanes;  // -1, lanes: none
+    if (low < 0 && high == lanes) return;
+    const Real low_value = low < 0 ? Real(0) : static_cast<Real>(memory[cells.grid.nx]);
+    const Real high_value = high == lanes ? Real(0) : static_cast<Real>(memory[b.end - cells.grid.nx]);
+    for (int l = 0; l < lanes; ++l) lane[l] = l == low ? low_value : l == high ? high_value : lane[l];
   }
   template <int dx>
   KOKKOS_INLINE_FUNCTION void scatter(const Storage (&lane)[lanes], Storage* memory, const Ends& ends) const {
