@@ -185,13 +185,14 @@ struct StreamCollideRows {
   KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[lanes], const Ends& ends) const {
     if (!staged || whole<dx>(ends)) {
       convert<lanes>(memory, values);
-    } else if constexpr (std::is_same_v<Storage, Real>) {
-      gather<dx>(memory, values, ends);
-      join_wrapped<dx>(memory, values, ends);
     } else {
-      Storage staging[lanes];
-      gather<dx>(memory, staging, ends);
-      convert<lanes>(staging, values);
+      if constexpr (std::is_same_v<Storage, Real>) {
+        gather<dx>(memory, values, ends);
+      } else {
+        Storage staging[lanes];
+        gather<dx>(memory, staging, ends);
+        convert<lanes>(staging, values);
+      }
       join_wrapped<dx>(memory, values, ends);
     }
   }
@@ -211,10 +212,10 @@ struct StreamCollideRows {
   }
 
   // The lanes [begin, end) of a staged run move as a block (a masked loop: masked SIMD
-  // moves), the wrapped end cells one by one: stored one by one, they join the loaded lanes
-  // after the conversion, in a loop of selects across all lanes (join_wrapped). Stored into
-  // the lanes alone, they had left the next whole-register load of the lanes waiting on
-  // stores it could not be forwarded from.
+  // moves). Its wrapped end cells are stored one by one (scatter); loaded, they join the
+  // converted lanes in a loop of selects across all lanes (join_wrapped): written into the
+  // lanes alone, they had left the next whole-register load of the lanes waiting on stores
+  // it could not be forwarded from.
   template <int dx>
   KOKKOS_INLINE_FUNCTION void gather(const Storage* memory, Storage (&lane)[lanes], const Ends& ends) const {
     const Block b = block<dx>(ends);
