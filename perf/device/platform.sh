@@ -38,7 +38,9 @@ stage() {
   local name=$1 seconds=$2
   shift 2
   local t
-  t=$(left)
+  # Room after the stage: pk-bench stops at SIGTERM only after the repetition under way, so
+  # it is killed 15 s later, and the pack follows.
+  t=$(($(left) - 20))
   [ "$seconds" -lt "$t" ] && t=$seconds
   if [ "$t" -le 10 ]; then
     echo "platform.sh: no time left for $name" | tee -a "$work/logs/stages.txt"
@@ -46,7 +48,7 @@ stage() {
   fi
   local began
   began=$(date +%s)
-  timeout "$t" "$@" >"$work/logs/$name.txt" 2>&1
+  timeout --kill-after=15 "$t" "$@" >"$work/logs/$name.txt" 2>&1
   echo "platform.sh: $name: exit $? after $(($(date +%s) - began)) s ($(left) s left)" | tee -a "$work/logs/stages.txt"
   pack
 }

@@ -4,7 +4,9 @@
 # a carried staged build (perf/device/stage.sh; PK_DEVICE_BUILD, default build/device),
 # repetitions interleaved; records, peers.md and peers.png in OUT.
 #   perf/peers/device.sh [OUT] [gpu|cpu|all|COMPARISON...] [-- run.py options]
-# OUT defaults to $OUT/peers (the device tool's output folder), else build/peers/results.
+# OUT defaults to $OUT/peers (the device tool's output folder), else build/peers/results. An OUT
+# inside the device tool's folder comes back as one tarball, OUT.tgz: the tool returns only a
+# few files of a folder, and a run writes hundreds.
 # Groups: gpu = fluidx3d cubesselk babelstream-cuda gbees-cuda:lorenz63 (+ babelstream-kokkos with a
 # Kokkos); cpu = rrze babelstream-omp gbees-c; all (default) = both. COMPARISON:CASE,... names some
 # cases of one (gbees-cuda:cr3bp; gbees-cuda alone: its three examples). A peer already built (its
@@ -99,4 +101,7 @@ for p in python3 /usr/bin/python3; do if "$p" -c 'import matplotlib' 2>/dev/null
 status=$?
 say "done (status $status): $out/peers.md"
 [ -f "$out/peers.md" ] && sed -n '/^| comparison/,/^$/p' "$out/peers.md"
+if [ -n "${OUT:-}" ] && [[ "$out" == "$(cd "$OUT" && pwd)"/* ]]; then
+  tar czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out" && say "packed into $out.tgz"
+fi
 exit $status
