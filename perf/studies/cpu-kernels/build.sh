@@ -9,6 +9,9 @@ mkdir -p "$out/include"
 git archive "$commit" include | tar -x -C "$out"
 kokkos=$(sed -n 's/^Kokkos_DIR:PATH=\(.*\)\/lib\/cmake\/Kokkos$/\1/p' "$build/CMakeCache.txt")
 arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt")
+# the vector width the build asks g++ for (src/CMakeLists.txt), where it does
+prefer=()
+grep -q '^PK_CXX_HAS_PREFER_VECTOR_WIDTH:INTERNAL=1' "$build/CMakeCache.txt" && [ -n "$arch" ] && prefer=(-mprefer-vector-width=512)
 # A CUDA build's Kokkos compiles through its nvcc_wrapper with the device flags it exports
 # (every Kokkos installs nvcc_wrapper: its configuration says whether CUDA is enabled).
 compiler=(g++) device_libraries=()
@@ -19,7 +22,7 @@ if grep -q '^#define KOKKOS_ENABLE_CUDA$' "$kokkos/include/KokkosCore_config.h";
   read -ra compiler <<<"$kokkos/bin/nvcc_wrapper $device_flags"
 fi
 for program in lbm_steps field_filter gbees_steps; do
-  "${compiler[@]}" -O3 -DNDEBUG -march="${arch:-native}" -ffp-contract=off -fopenmp -std=c++17 -I"$out/include" \
+  "${compiler[@]}" -O3 -DNDEBUG -march="${arch:-native}" "${prefer[@]}" -ffp-contract=off -fopenmp -std=c++17 -I"$out/include" \
     -isystem "$kokkos/include" "perf/studies/cpu-kernels/$program.cpp" -o "$out/$program" \
     "$build"/src/libpk_rfilter.a "$build"/src/libpk_lbm.a "$build"/src/libpk_gbees.a \
     "$build"/src/libpk_core.a \
