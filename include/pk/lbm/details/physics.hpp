@@ -88,7 +88,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real c_dot(const Real (&v)[3]) {
 // collide_bgk() with the equilibria of opposite directions q, q + 1 formed together: they
 // share their terms even in c.u and differ in the sign of the odd one, and each weight's
 // coefficients are formed once per cell, with a fused multiply-add wherever a product meets a
-// sum (pk::multiply_add, on hosts that have one): about 130 operations a cell where
+// sum (pk::multiply_add, on hosts that have one): about 125 operations a cell where
 // collide_bgk() takes about 250. The rows traversal's form (SIMD lanes of cells, bound by
 // arithmetic on CPUs); the per-cell kernels keep collide_bgk(), with which the GPU's fp16 A-A
 // step runs faster (docs/lbm.md).
