@@ -30,12 +30,12 @@ namespace pk::lbm::Details {
 //
 // Runs end at multiples of `lanes` cells, so full runs load and store whole
 // SIMD registers at aligned addresses (where the direction has no x offset).
-// Every run computes `lanes` cells in loops of that fixed count, which compile
-// to straight SIMD code (loops of the run's count became library copies,
-// memmove, and remainder loops). A shorter run is staged: each direction's
-// lanes move as one masked block (fp16 through a buffer converted as a whole);
-// a run at a periodic x face stages the directions that cross it, whose wrapped
-// end cells move one by one.
+// Every run computes its cells in loops of a fixed count (`lanes`, or a register's
+// `simd_lanes` for each part of a longer run), which compile to straight SIMD code
+// (loops of the run's count became library copies, memmove, and remainder loops).
+// A shorter run is staged: each direction's lanes move as one masked block (fp16
+// through a buffer converted as a whole); a run at a periodic x face stages the
+// directions that cross it, whose wrapped end cells move one by one.
 template <class ExecutionSpace, class Storage, Kernel kernel>
 struct StreamCollideRows {
   using Real = arithmetic_t<Storage>;
@@ -139,17 +139,36 @@ struct StreamCollideRows {
     const std::uint32_t w =
         kernel == Kernel::aa_collide ? 0u : grid.walls_of(first, grid.cell_type(first)) & ~G::open_faces;
     if (kernel != Kernel::aa_collide && w != streams.w) aim(streams, w);
-    Real g[D3Q19::size][lanes];
+    // A run longer than a register (A-B on 16-bit storage: a cache line) is updated a
+    // register of cells at a time, whose 19 registers of populations can stay in registers
+    // from their loads to their stores; streaming stores write whole lines: the whole run.
+    if constexpr (simd_lanes < lanes) {
+      if (!streaming_stores) {
+        for (int h = 0; h < ends.count; h += simd_lanes) {
+          const int count = ends.count - h < simd_lanes ? ends.count - h : simd_lanes;
+          update_cells<simd_lanes, staged>(
+              first + h, Ends{count, ends.low && h == 0, ends.high && h + count == ends.count}, streams);
+        }
+        return;
+      }
+    }
+    update_cells<lanes, staged>(first, ends, streams);
+  }
+
+  // update_run() on `n` lanes: the run from `first`, or a part of it.
+  template <int n, bool staged>
+  KOKKOS_INLINE_FUNCTION void update_cells(const int first, const Ends& ends, const Streams& streams) const {
+    Real g[D3Q19::size][n];
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       const Storage* from =
           kernel == Kernel::aa_collide ? &cells.source(first, q) : streams.from[q] + (first + streams.from_offset[q]);
       // A-A steps store into the lines they load: those are fetched to be written.
       if (prefetch_bytes > 0)
-        prefetch_ahead<kernel != Kernel::ab_stream_collide, lanes * sizeof(Storage)>(from, prefetch_bytes);
+        prefetch_ahead<kernel != Kernel::ab_stream_collide, n * sizeof(Storage)>(from, prefetch_bytes);
       load<kernel == Kernel::aa_collide ? 0 : D3Q19::cx(D3Q19::opposite(q)), staged>(from, g[q], ends);
     });
-    for (int l = 0; l < lanes; ++l) {
+    for (int l = 0; l < n; ++l) {
       Real cell[D3Q19::size];
       for_each_direction([&](auto qc) { cell[decltype(qc)::value] = g[decltype(qc)::value][l]; });
       collide_bgk_paired(cell, cells.omega);
@@ -181,32 +200,32 @@ struct StreamCollideRows {
   // plus dx), into the lanes and back. Staged, lanes past the run's end are zero, and an
   // end cell whose element lies across a periodic x face reaches it nx elements away. fp16
   // passes through a buffer, converted as a whole.
-  template <int dx, bool staged>
-  KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[lanes], const Ends& ends) const {
-    if (!staged || whole<dx>(ends)) {
-      convert<lanes>(memory, values);
+  template <int dx, bool staged, int n>
+  KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[n], const Ends& ends) const {
+    if (!staged || whole<dx, n>(ends)) {
+      convert<n>(memory, values);
     } else {
       if constexpr (std::is_same_v<Storage, Real>) {
         gather<dx>(memory, values, ends);
       } else {
-        Storage staging[lanes];
+        Storage staging[n];
         gather<dx>(memory, staging, ends);
-        convert<lanes>(staging, values);
+        convert<n>(staging, values);
       }
       join_wrapped<dx>(memory, values, ends);
     }
   }
-  template <int dx, bool staged>
-  KOKKOS_INLINE_FUNCTION void store(const Real (&values)[lanes], Storage* memory, const Ends& ends) const {
-    if (!staged || whole<dx>(ends)) {
-      if constexpr (kernel == Kernel::ab_stream_collide)
-        if (streaming_stores) return convert_streaming<lanes>(values, memory);
-      convert<lanes>(values, memory);
+  template <int dx, bool staged, int n>
+  KOKKOS_INLINE_FUNCTION void store(const Real (&values)[n], Storage* memory, const Ends& ends) const {
+    if (!staged || whole<dx, n>(ends)) {
+      if constexpr (kernel == Kernel::ab_stream_collide && n == lanes)
+        if (streaming_stores) return convert_streaming<n>(values, memory);
+      convert<n>(values, memory);
     } else if constexpr (std::is_same_v<Storage, Real>) {
       scatter<dx>(values, memory, ends);
     } else {
-      Storage staging[lanes];
-      convert<lanes>(values, staging);
+      Storage staging[n];
+      convert<n>(values, staging);
       scatter<dx>(staging, memory, ends);
     }
   }
@@ -216,24 +235,24 @@ struct StreamCollideRows {
   // converted lanes in a loop of selects across all lanes (join_wrapped): written into the
   // lanes alone, they had left the next whole-register load of the lanes waiting on stores
   // it could not be forwarded from.
-  template <int dx>
-  KOKKOS_INLINE_FUNCTION void gather(const Storage* memory, Storage (&lane)[lanes], const Ends& ends) const {
+  template <int dx, int n>
+  KOKKOS_INLINE_FUNCTION void gather(const Storage* memory, Storage (&lane)[n], const Ends& ends) const {
     const Block b = block<dx>(ends);
-    for (int l = 0; l < lanes; ++l) lane[l] = l >= b.begin && l < b.end ? copy(memory[l]) : Storage{};
+    for (int l = 0; l < n; ++l) lane[l] = l >= b.begin && l < b.end ? copy(memory[l]) : Storage{};
   }
-  template <int dx>
-  KOKKOS_INLINE_FUNCTION void join_wrapped(const Storage* memory, Real (&lane)[lanes], const Ends& ends) const {
+  template <int dx, int n>
+  KOKKOS_INLINE_FUNCTION void join_wrapped(const Storage* memory, Real (&lane)[n], const Ends& ends) const {
     const Block b = block<dx>(ends);
-    const int low = b.begin - 1, high = b.end < ends.count ? b.end : lanes;  // -1, lanes: none
-    if (low < 0 && high == lanes) return;
+    const int low = b.begin - 1, high = b.end < ends.count ? b.end : n;  // -1, n: none
+    if (low < 0 && high == n) return;
     const Real low_value = low < 0 ? Real(0) : static_cast<Real>(memory[cells.grid.nx]);
-    const Real high_value = high == lanes ? Real(0) : static_cast<Real>(memory[b.end - cells.grid.nx]);
-    for (int l = 0; l < lanes; ++l) lane[l] = l == low ? low_value : l == high ? high_value : lane[l];
+    const Real high_value = high == n ? Real(0) : static_cast<Real>(memory[b.end - cells.grid.nx]);
+    for (int l = 0; l < n; ++l) lane[l] = l == low ? low_value : l == high ? high_value : lane[l];
   }
-  template <int dx>
-  KOKKOS_INLINE_FUNCTION void scatter(const Storage (&lane)[lanes], Storage* memory, const Ends& ends) const {
+  template <int dx, int n>
+  KOKKOS_INLINE_FUNCTION void scatter(const Storage (&lane)[n], Storage* memory, const Ends& ends) const {
     const Block b = block<dx>(ends);
-    for (int l = 0; l < lanes; ++l)
+    for (int l = 0; l < n; ++l)
       if (l >= b.begin && l < b.end) memory[l] = copy(lane[l]);
     if (b.begin > 0) memory[cells.grid.nx] = lane[0];
     if (b.end < ends.count) memory[b.end - cells.grid.nx] = lane[b.end];
@@ -249,10 +268,10 @@ struct StreamCollideRows {
   }
   // A full run's direction that wraps at neither end moves as a full run's does: a run at a
   // periodic x face stages only the 5 directions that cross it.
-  template <int dx>
+  template <int dx, int n>
   KOKKOS_INLINE_FUNCTION static bool whole(const Ends& ends) {
     const Block b = block<dx>(ends);
-    return b.begin == 0 && b.end == lanes;
+    return b.begin == 0 && b.end == n;
   }
   // 16-bit storage is copied by its bits: as a class, its masked loops compiled to a scalar
   // move per element, which left staged fp16 runs at three times a full run's time.
