@@ -74,7 +74,8 @@ def limits_section(kernels, efficiency, limits, names):
             if not items:
                 lines.append(f"{head}: none of its cases was measured ({found['method']}).")
                 continue
-            lines.append(f"{head}, {found['method']}, {found.get('commit') or 'commit not given'}:")
+            device = f" on {found['device']}" if found.get("device") else ""
+            lines.append(f"{head}, {found['method']}, {found.get('commit') or 'commit not given'}{device}:")
             lines += [f"  - {f['case']}, {f['launch']}"
                       + (f" ({f['share']:.0%} of its time)" if "share" in f else "") + f": {f['limit']}"
                       for f in items]
