@@ -9,7 +9,7 @@ mkdir -p "$out/include"
 git archive "$commit" include | tar -x -C "$out"
 kokkos=$(sed -n 's/^Kokkos_DIR:PATH=\(.*\)\/lib\/cmake\/Kokkos$/\1/p' "$build/CMakeCache.txt")
 arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt")
-# the vector width the build asks g++ for (src/CMakeLists.txt), where it does
+# the vector width the build asks g++ for (src/CMakeLists.txt: set only where it does)
 prefer=()
 grep -q '^PK_CXX_HAS_PREFER_VECTOR_WIDTH:INTERNAL=1' "$build/CMakeCache.txt" && [ -n "$arch" ] && prefer=(-mprefer-vector-width=512)
 # A CUDA build's Kokkos compiles through its nvcc_wrapper with the device flags it exports
