@@ -7,7 +7,7 @@ set -u
 o=/tmp/c3; mkdir -p $o
 trap 'tar czf $OUT/c3.tgz -C /tmp c3' EXIT
 s=$(date +%s)
-left() { echo $(( 230 - ($(date +%s) - s) )); }
+left() { echo $(( ${LIMIT:-230} - ($(date +%s) - s) )); }
 tar xJf build/carry.tar.xz
 export LD_LIBRARY_PATH=$PWD/build/study/lib
 lscpu > $o/lscpu.txt; nvidia-smi -L > $o/gpu.txt
