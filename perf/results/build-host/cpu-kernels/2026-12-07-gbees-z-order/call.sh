@@ -8,7 +8,7 @@ o=/tmp/c3; mkdir -p $o
 trap 'tar czf $OUT/c3.tgz -C /tmp c3' EXIT
 s=$(date +%s)
 left() { echo $(( ${LIMIT:-230} - ($(date +%s) - s) )); }
-tar xJf build/carry.tar.xz
+tar xJf build/carry.tar.xz -C build  # the carry holds study/...
 export LD_LIBRARY_PATH=$PWD/build/study/lib
 lscpu > $o/lscpu.txt; nvidia-smi -L > $o/gpu.txt
 export OMP_PROC_BIND=spread OMP_PLACES=threads PK_TUNING_CACHE=off
