@@ -1,7 +1,8 @@
 #!/bin/bash
 # device call: GBEES on the Xeon, main (5820fe6) against a Z-ordered compaction (Z=z2, the
 # default, or Z=z3: z2.diff, z3.diff; build/study/*-$Z), in turn:
-# pk-bench's GBEES host cases (3 rounds), gbees_steps' per-kernel shares at 16, 4 and 1 threads;
+# pk-bench's GBEES host cases (3 rounds; with BASE=1 also build/study/bench-base, the issue's
+# commit b4028e5), gbees_steps' per-kernel shares at 16, 4 and 1 threads;
 # the GPU pair; then both at 16 threads with OMP_WAIT_POLICY=active (do the step's eight
 # parallel regions wait on sleeping threads?).
 set -u
@@ -16,7 +17,7 @@ lscpu > $o/lscpu.txt; nvidia-smi -L > $o/gpu.txt
 export OMP_PROC_BIND=spread OMP_PLACES=threads PK_TUNING_CACHE=off
 b=build/study
 for round in 1 2 3; do
-  for d in head $z; do
+  for d in ${BASE:+base} head $z; do
     [ $(left) -gt 75 ] || break 2
     mkdir -p $o/bench-$d-r$round
     timeout 40 $b/bench-$d/pk-bench --kernel gbees --space openmp --size full --out $o/bench-$d-r$round > $o/bench-$d-r$round.txt 2>&1
