@@ -1,6 +1,6 @@
 #!/bin/bash
-# device call: GBEES on the Xeon, main (5820fe6) against a Z-ordered compaction (Z=z2, the
-# default, or Z=z3: z2.diff, z3.diff; build/study/*-$Z), in turn:
+# device call: GBEES on the Xeon, main (5820fe6) against Z-ordered compactions (Z=z2, the
+# default, or Z=z3, or several, Z="z3 z4": z2.diff, z3.diff, z4.diff; build/study/*-$z), in turn:
 # pk-bench's GBEES host cases (3 rounds; with BASE=1 also build/study/bench-base, the issue's
 # commit b4028e5), gbees_steps' per-kernel shares at 16, 4 and 1 threads;
 # the GPU pair; then both at 16 threads with OMP_WAIT_POLICY=active (do the step's eight
@@ -24,15 +24,15 @@ for round in 1 2 3; do
     echo "bench $d r$round rc $? at $(( $(date +%s) - s )) s" >> $o/progress.txt
   done
 done
-for round in 1 2; do
-  for d in cuda-head cuda-$z; do
+for round in 1 2 3; do
+  for d in cuda-head cuda-${z// / cuda-}; do
     timeout 12 $b/$d/gbees_steps lorenz63 lorenz96 > $o/$d-r$round.txt 2>&1
   done
 done
 echo "gpu at $(( $(date +%s) - s )) s" >> $o/progress.txt
 for round in 1 2; do
   for t in 16 4 1; do
-    for d in v4-head v4-$z; do
+    for d in v4-head v4-${z// / v4-}; do
       [ $(left) -gt 40 ] || break 3
       OMP_NUM_THREADS=$t timeout 10 $b/$d/gbees_steps lorenz63 > $o/$d-l63-t$t-r$round.txt 2>&1
     done
@@ -40,7 +40,7 @@ for round in 1 2; do
   echo "steps r$round at $(( $(date +%s) - s )) s" >> $o/progress.txt
 done
 for round in 1 2; do
-  for d in v4-head v4-$z; do
+  for d in v4-head v4-${z// / v4-}; do
     [ $(left) -gt 10 ] || break 2
     OMP_WAIT_POLICY=active OMP_NUM_THREADS=16 timeout 10 $b/$d/gbees_steps lorenz63 > $o/$d-l63-t16-active-r$round.txt 2>&1
   done
