@@ -44,6 +44,20 @@ struct KeyCodec {
     }
     return true;
   }
+  // The key's top member_bits bits (its PDF's number), the rest zero.
+  KOKKOS_INLINE_FUNCTION std::uint64_t member_part(std::uint64_t key) const {
+    return member_bits == 0 ? 0 : key >> (64 - member_bits) << (64 - member_bits);
+  }
+  // The low `low` bits of each axis's field interleaved, bit b of axis d at place b n + d: the
+  // cells' Z-order, in which cells near each other in space lie near each other (cells 2^low
+  // apart along an axis share a code). Below the top bit a field's bits are its index's.
+  KOKKOS_INLINE_FUNCTION std::uint64_t z_order(std::uint64_t key, int low) const {
+    std::uint64_t z = 0;
+    for (int b = 0; b < low; ++b)
+      for (int d = 0; d < n; ++d) z |= ((key >> (d * bits + b)) & 1) << (b * n + d);
+    return z;
+  }
+
   // key with index d moved by delta (+-1); false (key unchanged) when it would leave the range.
   KOKKOS_INLINE_FUNCTION bool shift(std::uint64_t key, int d, int delta, std::uint64_t& out) const {
     const std::int64_t field = static_cast<std::int64_t>((key >> (d * bits)) & mask) + delta;

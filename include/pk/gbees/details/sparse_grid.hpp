@@ -4,14 +4,16 @@
 //
 // Slots are dense: cells occupy slots 0 .. count-1. Growth appends (an atomic counter hands
 // out the next slot to the thread whose insert succeeded); pruning compacts the survivors
-// to the front with a parallel_scan, moves the neighbour table with them and rebuilds the
-// map, so the slots of pruned cells are handed out again by the next growth. The cell
-// arrays are always at least as long as the map's capacity, so a successful insert always
-// has a slot; a failed insert (map full) sets a flag on the device, and the host grows map
-// and arrays and repeats the insertion pass - nothing is dropped.
+// to the front in the Z-order of their keys (cells near each other in space in nearby slots,
+// so that a host thread's range of slots holds a compact block), moves the neighbour table
+// with them and rebuilds the map, so the slots of pruned cells are handed out again by the
+// next growth. The cell arrays are always at least as long as the map's capacity, so a
+// successful insert always has a slot; a failed insert (map full) sets a flag on the device,
+// and the host grows map and arrays and repeats the insertion pass - nothing is dropped.
 #include <pk/core/error.hpp>
 #include <pk/core/host_copies.hpp>
 #include <pk/core/memory.hpp>
+#include <pk/core/sort.hpp>
 #include <pk/core/spaces.hpp>
 #include <pk/gbees/details/key.hpp>
 #include <pk/gbees/grid_memory.hpp>
@@ -274,19 +276,28 @@ class SparseGrid {
         KOKKOS_LAMBDA(const int c) { find_neighbours(map, codec, neighbour, c, key(c)); });
   }
 
-  // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in their order
-  // (parallel_scan), carries the neighbour table along and rebuilds the map. Returns the
-  // probability of the removed cells. The direction masks are left stale: the caller
-  // renormalises, which rewrites them.
+  // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in the Z-order of their
+  // keys (the cells a host thread's range of slots holds are then neighbours of each other),
+  // carries the neighbour table along and rebuilds the map. Returns the probability of the
+  // removed cells. The direction masks are left stale: the caller renormalises, which
+  // rewrites them.
   double compact() {
     const std::int32_t m = count_;
     auto keep = keep_;
     auto key = key_;
     auto probability = probability_;
+    const auto codec = codec_;
+    // Each kept cell's sort code: its member, the low bits of its indices interleaved
+    // (KeyCodec::z_order, as many as fit), and its slot, so that the sorted codes name the
+    // cells to move without a lookup.
+    int slot_bits = 1;
+    while (slot_bits < 31 && (std::int32_t(1) << slot_bits) < m) ++slot_bits;
+    const int low = std::min(codec.bits, (64 - codec.member_bits - slot_bits) / codec.n);
+    const std::uint64_t slot_mask = (std::uint64_t(1) << slot_bits) - 1;
     // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
     // kept cells go to scratch and back: the new slots to the direction masks, the
     // probabilities to column 0 of the fluxes (rebuilt before their next use), the keys to
-    // their own array.
+    // their own array, where their sort codes were.
     auto new_slot = direction_;
     auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
     auto moved_key = moved_key_;
@@ -301,17 +312,22 @@ class SparseGrid {
     Kokkos::parallel_scan(
         "pk::gbees::prune::scan", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
         KOKKOS_LAMBDA(const int c, std::int32_t& offset, const bool final) {
-          if (final) new_slot(c) = keep(c) ? offset : -1;
+          if (final) {
+            new_slot(c) = -1;
+            if (keep(c))
+              moved_key(offset) =
+                  codec.member_part(key(c)) | codec.z_order(key(c), low) << slot_bits | static_cast<std::uint64_t>(c);
+          }
           offset += keep(c);
         },
         kept);
+    pk::sort(space_, Kokkos::subview(moved_key, std::make_pair(0, kept)));
     Kokkos::parallel_for(
-        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const int c) {
-          const std::int32_t s = new_slot(c);
-          if (s >= 0) {
-            moved_key(s) = key(c);
-            moved_probability(s) = probability(c);
-          }
+        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
+          const auto c = static_cast<std::int32_t>(moved_key(s) & slot_mask);
+          new_slot(c) = s;
+          moved_key(s) = key(c);
+          moved_probability(s) = probability(c);
         });
     Kokkos::parallel_for(
         "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
