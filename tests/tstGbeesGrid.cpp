@@ -214,6 +214,50 @@ TYPED_TEST(GbeesGrid, PruneCompactionKeepsTheMarkedCellsInZOrderAndTheirNeighbou
   check_prune_compaction<TypeParam>();
 }
 
+// Marks the cells whose key's keep_if(key) holds, compacts, and checks that the kept cells are
+// those, in Z-order.
+template <class Space, class Keep>
+void compact_and_check_order(SparseGrid<Space>& grid, const Space& space, Keep keep_if) {
+  auto key = grid.key();
+  auto keep = grid.keep();
+  Kokkos::parallel_for(
+      "pk::test::gbees::mark_again", Kokkos::RangePolicy<Space>(space, 0, grid.count()),
+      KOKKOS_LAMBDA(const int c) { keep(c) = keep_if(key(c)); });
+  const auto before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, key);
+  std::vector<std::uint64_t> expected;
+  for (int c = 0; c < grid.count(); ++c)
+    if (keep_if(before(c))) expected.push_back(before(c));
+  const auto codec = grid.codec();
+  std::sort(expected.begin(), expected.end(), [&](std::uint64_t a, std::uint64_t b) { return z_before(codec, a, b); });
+  grid.rebuild_neighbours();
+  grid.compact();
+  ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
+  const auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.key());
+  for (std::size_t s = 0; s < expected.size(); ++s) ASSERT_EQ(after(s), expected[s]) << "slot " << s;
+}
+
+struct KeepAllBut {
+  std::uint64_t divisor, modulus;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::uint64_t key) const { return (key / divisor) % modulus != 0; }
+};
+
+// (Free functions: CUDA lambdas cannot live in a test body.)
+template <class Space>
+void check_compaction_after_growth() {
+  Space space;
+  SparseGrid<Space> grid(space, 3, 1024);
+  insert_block(grid, space, 2000);
+  compact_and_check_order(grid, space, KeepAllBut{7, 3});
+  // The kept cells are in order; new cells (and cells removed before) join them at the end,
+  // and the next compaction merges the two.
+  insert_block(grid, space, 3000);
+  compact_and_check_order(grid, space, KeepAllBut{5, 4});
+  compact_and_check_order(grid, space, KeepAllBut{11, 6});  // nothing new: all in order already
+}
+TYPED_TEST(GbeesGrid, CompactionAfterGrowthMergesTheNewCellsIntoTheOrder) {
+  check_compaction_after_growth<TypeParam>();
+}
+
 // One growth with a uniform drift (+, -), in a step of length 0 (it grows the grid and moves
 // no probability): the new cells are exactly the forward-x, backward-y and (+x, -y)
 // neighbours, not present before, of the cells at or above p*.

@@ -292,7 +292,7 @@ class SparseGrid {
     // cells to move without a lookup.
     int slot_bits = 1;
     while (slot_bits < 31 && (std::int32_t(1) << slot_bits) < m) ++slot_bits;
-    const int low = std::min(codec.bits, (64 - codec.member_bits - slot_bits) / codec.n);
+    const int z_bits = std::min(codec.bits, (64 - codec.member_bits - slot_bits) / codec.n);
     const std::uint64_t slot_mask = (std::uint64_t(1) << slot_bits) - 1;
     // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
     // kept cells go to scratch and back: the new slots to the direction masks, the
@@ -315,19 +315,47 @@ class SparseGrid {
           if (final) {
             new_slot(c) = -1;
             if (keep(c))
-              moved_key(offset) =
-                  codec.member_part(key(c)) | codec.z_order(key(c), low) << slot_bits | static_cast<std::uint64_t>(c);
+              moved_key(offset) = codec.member_part(key(c)) | codec.z_order(key(c), z_bits) << slot_bits |
+                                  static_cast<std::uint64_t>(c);
           }
           offset += keep(c);
         },
         kept);
-    pk::sort(space_, Kokkos::subview(moved_key, std::make_pair(0, kept)));
+    // The cells kept by the last compaction are in order already (their new slots follow it):
+    // only the codes from the first out of order on (mostly the cells grown since) are sorted,
+    // then merged with the ordered ones, each code's new slot its rank in the two runs.
+    std::int32_t ordered = kept;
+    Kokkos::parallel_reduce(
+        "pk::gbees::prune::ordered", Kokkos::RangePolicy<ExecutionSpace>(space_, 1, std::max(kept, 1)),
+        KOKKOS_LAMBDA(const int s, std::int32_t& first) {
+          if (moved_key(s - 1) > moved_key(s) && s < first) first = s;
+        },
+        Kokkos::Min<std::int32_t>(ordered));
+    if (ordered > kept) ordered = kept;
+    pk::sort(space_, Kokkos::subview(moved_key, std::make_pair(ordered, kept)));
     Kokkos::parallel_for(
-        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
-          const auto c = static_cast<std::int32_t>(moved_key(s) & slot_mask);
-          new_slot(c) = s;
-          moved_key(s) = key(c);
-          moved_probability(s) = probability(c);
+        "pk::gbees::prune::merge", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
+          const std::uint64_t code = moved_key(s);
+          // how many codes of the other run are below this one (codes are distinct: they hold the
+          // slot), by bisection
+          const int other = s < ordered ? ordered : 0;
+          int begin = other, end = s < ordered ? kept : ordered;
+          while (begin < end) {
+            const int middle = begin + (end - begin) / 2;
+            if (moved_key(middle) < code)
+              begin = middle + 1;
+            else
+              end = middle;
+          }
+          const auto c = static_cast<std::int32_t>(code & slot_mask);
+          const std::int32_t slot = (s < ordered ? s : s - ordered) + (begin - other);
+          new_slot(c) = slot;
+          moved_probability(slot) = probability(c);
+        });
+    Kokkos::parallel_for(
+        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const int c) {
+          const std::int32_t s = new_slot(c);
+          if (s >= 0) moved_key(s) = key(c);
         });
     Kokkos::parallel_for(
         "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
