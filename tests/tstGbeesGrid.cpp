@@ -137,6 +137,33 @@ void check_insert_lookup_growth() {
 }
 TYPED_TEST(GbeesGrid, InsertsLooksUpAndGrowsCapacityWithoutLosingCells) { check_insert_lookup_growth<TypeParam>(); }
 
+// Marks the cells whose key's keep_if(key) holds, compacts (removed: the probability it
+// reports removed), and checks that the kept cells are those, in Z-order.
+template <class Space, class Keep>
+void compact_and_check_order(SparseGrid<Space>& grid, const Space& space, Keep keep_if, double& removed) {
+  auto key = grid.key();
+  auto keep = grid.keep();
+  Kokkos::parallel_for(
+      "pk::test::gbees::mark", Kokkos::RangePolicy<Space>(space, 0, grid.count()),
+      KOKKOS_LAMBDA(const int c) { keep(c) = keep_if(key(c)); });
+  const auto before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, key);
+  std::vector<std::uint64_t> expected;
+  for (int c = 0; c < grid.count(); ++c)
+    if (keep_if(before(c))) expected.push_back(before(c));
+  const auto codec = grid.codec();
+  std::sort(expected.begin(), expected.end(), [&](std::uint64_t a, std::uint64_t b) { return z_before(codec, a, b); });
+  grid.rebuild_neighbours();
+  removed = grid.compact();
+  ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
+  const auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.key());
+  for (std::size_t s = 0; s < expected.size(); ++s) ASSERT_EQ(after(s), expected[s]) << "slot " << s;
+}
+
+struct KeepAllBut {
+  std::uint64_t divisor, modulus;
+  KOKKOS_INLINE_FUNCTION bool operator()(std::uint64_t key) const { return (key / divisor) % modulus != 0; }
+};
+
 // (Free functions: CUDA lambdas cannot live in a test body.)
 template <class Space>
 void check_prune_compaction() {
@@ -146,37 +173,26 @@ void check_prune_compaction() {
   insert_block(grid, space, count);
   auto key = grid.key();
   auto probability = grid.probability();
-  auto keep = grid.keep();
   Kokkos::parallel_for(
-      "pk::test::gbees::mark", Kokkos::RangePolicy<Space>(space, 0, count), KOKKOS_LAMBDA(const int c) {
-        probability(c) = static_cast<double>(key(c) % 1000);
-        keep(c) = (key(c) / 7) % 3 != 0;
-      });
+      "pk::test::gbees::mark", Kokkos::RangePolicy<Space>(space, 0, count),
+      KOKKOS_LAMBDA(const int c) { probability(c) = static_cast<double>(key(c) % 1000); });
+  const KeepAllBut keep_if{7, 3};
   const auto before_key = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, key);
-  const auto before_p = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, probability);
-  std::vector<std::uint64_t> expected;
   std::vector<std::uint64_t> removed_keys;
   double removed_expected = 0;
-  for (int c = 0; c < count; ++c) {
-    if ((before_key(c) / 7) % 3 != 0) {
-      expected.push_back(before_key(c));
-    } else {
+  for (int c = 0; c < count; ++c)
+    if (!keep_if(before_key(c))) {
       removed_keys.push_back(before_key(c));
-      removed_expected += before_p(c);
+      removed_expected += static_cast<double>(before_key(c) % 1000);
     }
-  }
-  const auto codec = grid.codec();
-  std::sort(expected.begin(), expected.end(), [&](std::uint64_t a, std::uint64_t b) { return z_before(codec, a, b); });
-  grid.rebuild_neighbours();
-  const double removed = grid.compact();
+  double removed = 0;
+  compact_and_check_order(grid, space, keep_if, removed);
+  if (::testing::Test::HasFatalFailure()) return;
   EXPECT_DOUBLE_EQ(removed, removed_expected);
-  ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
+  // Each kept cell's probability moved with it.
   const auto after_key = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.key());
   const auto after_p = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.probability());
-  for (std::size_t s = 0; s < expected.size(); ++s) {
-    ASSERT_EQ(after_key(s), expected[s]) << "slot " << s;
-    EXPECT_EQ(after_p(s), static_cast<double>(expected[s] % 1000));
-  }
+  for (int s = 0; s < grid.count(); ++s) EXPECT_EQ(after_p(s), static_cast<double>(after_key(s) % 1000));
   // The rebuilt map finds every kept key at its new slot and none of the removed ones.
   const int kept = grid.count(), gone = static_cast<int>(removed_keys.size());
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> removed_host("pk::test::gbees::removed_host", gone);
@@ -214,45 +230,19 @@ TYPED_TEST(GbeesGrid, PruneCompactionKeepsTheMarkedCellsInZOrderAndTheirNeighbou
   check_prune_compaction<TypeParam>();
 }
 
-// Marks the cells whose key's keep_if(key) holds, compacts, and checks that the kept cells are
-// those, in Z-order.
-template <class Space, class Keep>
-void compact_and_check_order(SparseGrid<Space>& grid, const Space& space, Keep keep_if) {
-  auto key = grid.key();
-  auto keep = grid.keep();
-  Kokkos::parallel_for(
-      "pk::test::gbees::mark_again", Kokkos::RangePolicy<Space>(space, 0, grid.count()),
-      KOKKOS_LAMBDA(const int c) { keep(c) = keep_if(key(c)); });
-  const auto before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, key);
-  std::vector<std::uint64_t> expected;
-  for (int c = 0; c < grid.count(); ++c)
-    if (keep_if(before(c))) expected.push_back(before(c));
-  const auto codec = grid.codec();
-  std::sort(expected.begin(), expected.end(), [&](std::uint64_t a, std::uint64_t b) { return z_before(codec, a, b); });
-  grid.rebuild_neighbours();
-  grid.compact();
-  ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
-  const auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, grid.key());
-  for (std::size_t s = 0; s < expected.size(); ++s) ASSERT_EQ(after(s), expected[s]) << "slot " << s;
-}
-
-struct KeepAllBut {
-  std::uint64_t divisor, modulus;
-  KOKKOS_INLINE_FUNCTION bool operator()(std::uint64_t key) const { return (key / divisor) % modulus != 0; }
-};
-
 // (Free functions: CUDA lambdas cannot live in a test body.)
 template <class Space>
 void check_compaction_after_growth() {
   Space space;
   SparseGrid<Space> grid(space, 3, 1024);
   insert_block(grid, space, 2000);
-  compact_and_check_order(grid, space, KeepAllBut{7, 3});
+  double removed = 0;
+  compact_and_check_order(grid, space, KeepAllBut{7, 3}, removed);
   // The kept cells are in order; new cells (and cells removed before) join them at the end,
   // and the next compaction merges the two.
   insert_block(grid, space, 3000);
-  compact_and_check_order(grid, space, KeepAllBut{5, 4});
-  compact_and_check_order(grid, space, KeepAllBut{11, 6});  // nothing new: all in order already
+  compact_and_check_order(grid, space, KeepAllBut{5, 4}, removed);
+  compact_and_check_order(grid, space, KeepAllBut{11, 6}, removed);  // nothing new: all in order already
 }
 TYPED_TEST(GbeesGrid, CompactionAfterGrowthMergesTheNewCellsIntoTheOrder) {
   check_compaction_after_growth<TypeParam>();
