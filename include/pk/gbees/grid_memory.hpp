@@ -14,7 +14,7 @@ struct MemoryBreakdown {
   double fluxes = 0;      // one face flux per axis (8 n)
   double neighbours = 0;  // backward and forward neighbour slots (2 n x 4)
   double hash_map = 0;    // UnorderedMap entries per cell slot
-  double scratch = 0;     // prune marks (4), direction masks (4), keys moved by compaction (8)
+  double scratch = 0;     // prune marks (4), direction masks (4), compaction keys (8) and their sort (8)
   double total() const { return state + fluxes + neighbours + hash_map + scratch; }
 };
 
@@ -25,7 +25,7 @@ inline MemoryBreakdown bytes_per_slot(int dimension) {
   b.fluxes = 8.0 * dimension;
   b.neighbours = 8.0 * dimension;
   b.hash_map = map_bytes_per_entry;
-  b.scratch = 16;
+  b.scratch = 24;
   return b;
 }
 

@@ -332,23 +332,15 @@ class SparseGrid {
         },
         Kokkos::Min<std::int32_t>(ordered));
     if (ordered > kept) ordered = kept;
-    pk::sort(space_, Kokkos::subview(moved_key, std::make_pair(ordered, kept)));
+    pk::merge_sort(space_, Kokkos::subview(moved_key, std::make_pair(ordered, kept)), sort_scratch_);
     Kokkos::parallel_for(
         "pk::gbees::prune::merge", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept), KOKKOS_LAMBDA(const int s) {
           const std::uint64_t code = moved_key(s);
-          // how many codes of the other run are below this one (codes are distinct: they hold the
-          // slot), by bisection
-          const int other = s < ordered ? ordered : 0;
-          int begin = other, end = s < ordered ? kept : ordered;
-          while (begin < end) {
-            const int middle = begin + (end - begin) / 2;
-            if (moved_key(middle) < code)
-              begin = middle + 1;
-            else
-              end = middle;
-          }
+          // the codes of the other run below this one (codes are distinct: they hold the slot)
+          const int below = s < ordered ? pk::Details::place_in(moved_key, ordered, kept, code, false) - ordered
+                                        : pk::Details::place_in(moved_key, 0, ordered, code, false);
           const auto c = static_cast<std::int32_t>(code & slot_mask);
-          const std::int32_t slot = (s < ordered ? s : s - ordered) + (begin - other);
+          const std::int32_t slot = (s < ordered ? s : s - ordered) + below;
           new_slot(c) = slot;
           moved_probability(slot) = probability(c);
         });
@@ -463,12 +455,15 @@ class SparseGrid {
     neighbour_ = NeighbourView();
     keep_ = Kokkos::View<std::int32_t*, memory_space>();
     moved_key_ = Kokkos::View<std::uint64_t*, memory_space>();
+    sort_scratch_ = Kokkos::View<std::uint64_t*, memory_space>();
     flux_ = FluxView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::face_flux"), slots, n_);
     neighbour_ =
         NeighbourView(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::neighbour"), slots, 2 * n_);
     keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
     moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);
+    sort_scratch_ = Kokkos::View<std::uint64_t*, memory_space>(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_sort_scratch"), slots);
     // "No neighbour known" until the caller rebuilds the table.
     Kokkos::deep_copy(space_, neighbour_, -1);
     space_.fence();
@@ -495,6 +490,7 @@ class SparseGrid {
   NeighbourView neighbour_;
   Kokkos::View<std::int32_t*, memory_space> keep_;
   Kokkos::View<std::uint64_t*, memory_space> moved_key_;
+  Kokkos::View<std::uint64_t*, memory_space> sort_scratch_;
   Kokkos::View<std::int32_t*, memory_space> direction_;
   Kokkos::View<std::int32_t, memory_space> device_count_;
   Kokkos::View<int, memory_space> insert_failed_;
