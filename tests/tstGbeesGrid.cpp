@@ -1,6 +1,7 @@
 // The sparse grid of GBEES: hash insert and lookup with capacity growth, a growth step that
 // inserts each new cell once (checked against a brute-force set on the host), and the
-// prune compaction keeping exactly the marked cells, in Z-order, with their neighbour table.
+// prune compaction keeping exactly the marked cells, in their order or in Z-order, with their
+// neighbour table.
 #include "spaces.hpp"
 
 #include <pk/gbees/grid.hpp>
@@ -138,7 +139,8 @@ void check_insert_lookup_growth() {
 TYPED_TEST(GbeesGrid, InsertsLooksUpAndGrowsCapacityWithoutLosingCells) { check_insert_lookup_growth<TypeParam>(); }
 
 // Marks the cells whose key's keep_if(key) holds, compacts (removed: the probability it
-// reports removed), and checks that the kept cells are those, in Z-order.
+// reports removed), and checks that the kept cells are those, in Z-order if the grid keeps it,
+// else in their order.
 template <class Space, class Keep>
 void compact_and_check_order(SparseGrid<Space>& grid, const Space& space, Keep keep_if, double& removed) {
   auto key = grid.key();
@@ -151,7 +153,9 @@ void compact_and_check_order(SparseGrid<Space>& grid, const Space& space, Keep k
   for (int c = 0; c < grid.count(); ++c)
     if (keep_if(before(c))) expected.push_back(before(c));
   const auto codec = grid.codec();
-  std::sort(expected.begin(), expected.end(), [&](std::uint64_t a, std::uint64_t b) { return z_before(codec, a, b); });
+  if (grid.z_order())
+    std::sort(expected.begin(), expected.end(),
+              [&](std::uint64_t a, std::uint64_t b) { return z_before(codec, a, b); });
   grid.rebuild_neighbours();
   removed = grid.compact();
   ASSERT_EQ(grid.count(), static_cast<std::int32_t>(expected.size()));
@@ -166,9 +170,10 @@ struct KeepAllBut {
 
 // (Free functions: CUDA lambdas cannot live in a test body.)
 template <class Space>
-void check_prune_compaction() {
+void check_prune_compaction(bool z_order) {
   Space space;
   SparseGrid<Space> grid(space, 3, 1024);
+  grid.set_z_order(z_order);
   const int count = 3000;
   insert_block(grid, space, count);
   auto key = grid.key();
@@ -226,8 +231,11 @@ void check_prune_compaction() {
     }
   EXPECT_GT(found, 3 * kept);  // most kept cells keep most of their neighbours
 }
+TYPED_TEST(GbeesGrid, PruneCompactionKeepsTheMarkedCellsInOrderAndTheirNeighbours) {
+  check_prune_compaction<TypeParam>(false);
+}
 TYPED_TEST(GbeesGrid, PruneCompactionKeepsTheMarkedCellsInZOrderAndTheirNeighbours) {
-  check_prune_compaction<TypeParam>();
+  check_prune_compaction<TypeParam>(true);
 }
 
 // (Free functions: CUDA lambdas cannot live in a test body.)
@@ -235,6 +243,7 @@ template <class Space>
 void check_compaction_after_growth() {
   Space space;
   SparseGrid<Space> grid(space, 3, 1024);
+  grid.set_z_order(true);
   insert_block(grid, space, 2000);
   double removed = 0;
   compact_and_check_order(grid, space, KeepAllBut{7, 3}, removed);

@@ -14,7 +14,7 @@ struct MemoryBreakdown {
   double fluxes = 0;      // one face flux per axis (8 n)
   double neighbours = 0;  // backward and forward neighbour slots (2 n x 4)
   double hash_map = 0;    // UnorderedMap entries per cell slot
-  double scratch = 0;     // prune marks (4), direction masks (4), compaction keys (8) and their sort (8)
+  double scratch = 0;     // prune marks (4), direction masks (4), compaction keys (8), their Z-order sort (8)
   double total() const { return state + fluxes + neighbours + hash_map + scratch; }
 };
 

@@ -4,9 +4,9 @@
 //
 // Slots are dense: cells occupy slots 0 .. count-1. Growth appends (an atomic counter hands
 // out the next slot to the thread whose insert succeeded); pruning compacts the survivors
-// to the front in the Z-order of their keys (cells near each other in space in nearby slots,
-// so that a host thread's range of slots holds a compact block), moves the neighbour table
-// with them and rebuilds the map, so the slots of pruned cells are handed out again by the
+// to the front (on host spaces in the Z-order of their keys: cells near each other in space in
+// nearby slots, so that a thread's range of slots holds a compact block), moves the neighbour
+// table with them and rebuilds the map, so the slots of pruned cells are handed out again by the
 // next growth. The cell arrays are always at least as long as the map's capacity, so a
 // successful insert always has a slot; a failed insert (map full) sets a flag on the device,
 // and the host grows map and arrays and repeats the insertion pass - nothing is dropped.
@@ -15,6 +15,7 @@
 #include <pk/core/memory.hpp>
 #include <pk/core/sort.hpp>
 #include <pk/core/spaces.hpp>
+#include <pk/core/tuning.hpp>
 #include <pk/gbees/details/key.hpp>
 #include <pk/gbees/grid_memory.hpp>
 #include <pk/gbees/models.hpp>
@@ -121,6 +122,7 @@ class SparseGrid {
         n_(dimension),
         codec_(dimension, member_bits),
         max_cells_(max_cells),
+        z_order_(Tuning<ExecutionSpace>::lockstep_threads == 1),
         map_(new_map(capacity)),
         device_count_(Kokkos::view_alloc(space, "pk::gbees::grid::count")),
         insert_failed_(Kokkos::view_alloc(space, "pk::gbees::grid::insert_failed")) {
@@ -134,6 +136,15 @@ class SparseGrid {
   std::int32_t count() const { return count_; }
   std::size_t capacity() const { return key_.extent(0); }
   std::size_t map_capacity() const { return map_.capacity(); }
+  // Whether compact() puts the kept cells in Z-order. By default where threads do not run in
+  // lockstep: each host thread works through its own range of slots, and in Z-order that range
+  // is a block of space whose neighbours' rows its cache holds; threads in lockstep read
+  // neighbouring cells together in any order, and would pay the sort for nothing (docs/gbees.md).
+  bool z_order() const { return z_order_; }
+  void set_z_order(bool on) {
+    z_order_ = on;
+    if (on && sort_scratch_.extent(0) < key_.extent(0)) allocate_sort_scratch(key_.extent(0));
+  }
   const Map& map() const { return map_; }
   Kokkos::View<std::uint64_t*, memory_space> key() const { return key_; }
   Kokkos::View<double*, memory_space> probability() const { return probability_; }
@@ -276,20 +287,20 @@ class SparseGrid {
         KOKKOS_LAMBDA(const int c) { find_neighbours(map, codec, neighbour, c, key(c)); });
   }
 
-  // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in the Z-order of their
-  // keys (the cells a host thread's range of slots holds are then neighbours of each other),
-  // carries the neighbour table along and rebuilds the map. Returns the probability of the
-  // removed cells. The direction masks are left stale: the caller renormalises, which
-  // rewrites them.
+  // Keeps the cells whose keep(c) is 1, moves them to slots 0..kept-1 in their order (with
+  // z_order(), in the Z-order of their keys), carries the neighbour table along and rebuilds the
+  // map. Returns the probability of the removed cells. The direction masks are left stale: the
+  // caller renormalises, which rewrites them.
   double compact() {
     const std::int32_t m = count_;
     auto keep = keep_;
     auto key = key_;
     auto probability = probability_;
     const auto codec = codec_;
-    // Each kept cell's sort code: its member, the low bits of its indices interleaved
-    // (KeyCodec::z_order, as many as fit), and its slot, so that the sorted codes name the
-    // cells to move without a lookup.
+    const bool in_z_order = z_order_;
+    // In Z-order, each kept cell's sort code: its member, the low bits of its indices
+    // interleaved (KeyCodec::z_order, as many as fit), and its slot, so that the sorted codes
+    // name the cells to move without a lookup.
     int slot_bits = 1;
     while (slot_bits < 31 && (std::int32_t(1) << slot_bits) < m) ++slot_bits;
     const int z_bits = std::min(codec.bits, (64 - codec.member_bits - slot_bits) / codec.n);
@@ -297,7 +308,7 @@ class SparseGrid {
     // A kept cell cannot move in place (its new slot may hold a cell not yet read), so the
     // kept cells go to scratch and back: the new slots to the direction masks, the
     // probabilities to column 0 of the fluxes (rebuilt before their next use), the keys to
-    // their own array, where their sort codes were.
+    // their own array (where the sort codes were).
     auto new_slot = direction_;
     auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
     auto moved_key = moved_key_;
@@ -313,17 +324,46 @@ class SparseGrid {
         "pk::gbees::prune::scan", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m),
         KOKKOS_LAMBDA(const int c, std::int32_t& offset, const bool final) {
           if (final) {
-            new_slot(c) = -1;
-            if (keep(c))
+            new_slot(c) = keep(c) && !in_z_order ? offset : -1;
+            if (keep(c) && in_z_order)
               moved_key(offset) = codec.member_part(key(c)) | codec.z_order(key(c), z_bits) << slot_bits |
                                   static_cast<std::uint64_t>(c);
           }
           offset += keep(c);
         },
         kept);
-    // The cells kept by the last compaction are in order already (their new slots follow it):
-    // only the codes from the first out of order on (mostly the cells grown since) are sorted,
-    // then merged with the ordered ones, each code's new slot its rank in the two runs.
+    if (in_z_order) order_codes(kept, slot_mask);
+    Kokkos::parallel_for(
+        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const int c) {
+          const std::int32_t s = new_slot(c);
+          if (s >= 0) {
+            moved_key(s) = key(c);
+            if (!in_z_order) moved_probability(s) = probability(c);
+          }
+        });
+    Kokkos::parallel_for(
+        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
+        KOKKOS_LAMBDA(const int s) {
+          key(s) = moved_key(s);
+          probability(s) = moved_probability(s);
+        });
+    move_neighbours(m, kept);
+    space_.fence();
+    if (rehash_from_slots(kept)) rebuild_neighbours();  // the arrays grew with the map: a new table
+    return removed;
+  }
+
+  // compact()'s Z-order: the kept cells' sort codes in moved_key_[0, kept) (each ending in the
+  // cell's slot, slot_mask its bits) to their new slots and their probabilities moved there. The
+  // cells kept by the last compaction are in order already (their new slots follow it): only the
+  // codes from the first out of order on (mostly the cells grown since) are sorted, then merged
+  // with the ordered ones, each code's new slot its rank in the two runs. (Public: nvcc takes no
+  // device lambda in a private member function.)
+  void order_codes(std::int32_t kept, std::uint64_t slot_mask) {
+    auto moved_key = moved_key_;
+    auto new_slot = direction_;
+    auto moved_probability = Kokkos::subview(flux_, Kokkos::ALL, 0);
+    auto probability = probability_;
     std::int32_t ordered = kept;
     Kokkos::parallel_reduce(
         "pk::gbees::prune::ordered", Kokkos::RangePolicy<ExecutionSpace>(space_, 1, std::max(kept, 1)),
@@ -344,21 +384,6 @@ class SparseGrid {
           new_slot(c) = slot;
           moved_probability(slot) = probability(c);
         });
-    Kokkos::parallel_for(
-        "pk::gbees::prune::gather", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, m), KOKKOS_LAMBDA(const int c) {
-          const std::int32_t s = new_slot(c);
-          if (s >= 0) moved_key(s) = key(c);
-        });
-    Kokkos::parallel_for(
-        "pk::gbees::prune::copy_back", Kokkos::RangePolicy<ExecutionSpace>(space_, 0, kept),
-        KOKKOS_LAMBDA(const int s) {
-          key(s) = moved_key(s);
-          probability(s) = moved_probability(s);
-        });
-    move_neighbours(m, kept);
-    space_.fence();
-    if (rehash_from_slots(kept)) rebuild_neighbours();  // the arrays grew with the map: a new table
-    return removed;
   }
 
   // A new map of key(s) -> s for s < cells (after a compaction or a bulk fill). Returns
@@ -462,12 +487,17 @@ class SparseGrid {
     keep_ = Kokkos::View<std::int32_t*, memory_space>(Kokkos::view_alloc(space_, "pk::gbees::prune_mark"), slots);
     moved_key_ = Kokkos::View<std::uint64_t*, memory_space>(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_key"), slots);
-    sort_scratch_ = Kokkos::View<std::uint64_t*, memory_space>(
-        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_sort_scratch"), slots);
+    if (z_order_) allocate_sort_scratch(slots);
     // "No neighbour known" until the caller rebuilds the table.
     Kokkos::deep_copy(space_, neighbour_, -1);
     space_.fence();
     return true;
+  }
+
+  void allocate_sort_scratch(std::size_t slots) {
+    sort_scratch_ = Kokkos::View<std::uint64_t*, memory_space>();
+    sort_scratch_ = Kokkos::View<std::uint64_t*, memory_space>(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "pk::gbees::compaction_sort_scratch"), slots);
   }
 
   // Kokkos::resize on the grid's instance: new entries zero, the others kept.
@@ -482,6 +512,7 @@ class SparseGrid {
   int n_;
   KeyCodec codec_;
   std::size_t max_cells_;
+  bool z_order_;
   std::size_t rehashes_ = 0;
   Map map_;
   Kokkos::View<std::uint64_t*, memory_space> key_;
