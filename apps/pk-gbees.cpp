@@ -85,7 +85,8 @@ nlohmann::json summary(const Space& space, const std::string& model, int n, cons
   j["bytes_per_cell"] = f.bytes_per_cell;
   j["bytes_per_cell_slot"] = {{"state", per_slot.state},           {"fluxes", per_slot.fluxes},
                               {"neighbours", per_slot.neighbours}, {"hash_map", per_slot.hash_map},
-                              {"scratch", per_slot.scratch},       {"total", per_slot.total()}};
+                              {"scratch", per_slot.scratch},       {"sort_scratch", per_slot.sort_scratch},
+                              {"total", per_slot.total()}};
   j["bytes_per_cell_step"] = {{"grow", traffic.grow},
                               {"neighbours_fluxes_cfl", traffic.neighbours_fluxes_cfl},
                               {"corner_transport", traffic.corner_transport},

@@ -92,6 +92,7 @@ void add_statistics(const Space& space, std::map<std::string, double>& m, const 
   m["bytes_per_slot_neighbours"] = b.neighbours;
   m["bytes_per_slot_hash_map"] = b.hash_map;
   m["bytes_per_slot_scratch"] = b.scratch;
+  m["bytes_per_slot_sort_scratch"] = b.sort_scratch;
   m["bytes_per_slot"] = b.total();
   m["pruned_probability"] = s.pruned_probability;
   m["outflow_probability"] = s.outflow_probability;

@@ -10,12 +10,13 @@ inline constexpr double map_bytes_per_entry = 20.125;
 // Where each cell slot's bytes go, for a grid of dimension n (issue #5 asks for <= 256 B per
 // cell in 6-D).
 struct MemoryBreakdown {
-  double state = 0;       // key (8) + probability (8)
-  double fluxes = 0;      // one face flux per axis (8 n)
-  double neighbours = 0;  // backward and forward neighbour slots (2 n x 4)
-  double hash_map = 0;    // UnorderedMap entries per cell slot
-  double scratch = 0;     // prune marks (4), direction masks (4), compaction keys (8), their Z-order sort (8)
-  double total() const { return state + fluxes + neighbours + hash_map + scratch; }
+  double state = 0;         // key (8) + probability (8)
+  double fluxes = 0;        // one face flux per axis (8 n)
+  double neighbours = 0;    // backward and forward neighbour slots (2 n x 4)
+  double hash_map = 0;      // UnorderedMap entries per cell slot
+  double scratch = 0;       // prune marks (4), direction masks (4), keys moved by compaction (8)
+  double sort_scratch = 0;  // the Z-order sort's scratch (8), where the grid keeps one (SparseGrid::z_order)
+  double total() const { return state + fluxes + neighbours + hash_map + scratch + sort_scratch; }
 };
 
 // Bytes per cell slot (the cell arrays are sized to the map's capacity).
@@ -25,7 +26,8 @@ inline MemoryBreakdown bytes_per_slot(int dimension) {
   b.fluxes = 8.0 * dimension;
   b.neighbours = 8.0 * dimension;
   b.hash_map = map_bytes_per_entry;
-  b.scratch = 24;
+  b.scratch = 16;
+  b.sort_scratch = 8;
   return b;
 }
 

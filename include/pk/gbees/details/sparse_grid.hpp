@@ -197,10 +197,12 @@ class SparseGrid {
     rehashes_ = rehashes;
   }
 
+  // The sort's scratch as allocated: only a grid in Z-order holds one.
   double allocated_bytes() const {
     const MemoryBreakdown b = bytes_per_slot(n_);
-    return (b.total() - b.hash_map) * static_cast<double>(capacity()) +
-           b.hash_map * static_cast<double>(map_.capacity());
+    return (b.total() - b.hash_map - b.sort_scratch) * static_cast<double>(capacity()) +
+           b.hash_map * static_cast<double>(map_.capacity()) +
+           static_cast<double>(sizeof(std::uint64_t) * sort_scratch_.extent(0));
   }
 
   // Makes room for `cells` cells at a load factor <= 0.9 (map and arrays); keeps contents.
