@@ -256,9 +256,11 @@ class Propagation {
                                                                 neighbour, flux, clock, live},
                             Kokkos::Min<double, memory_space>(device_state_.cfl_limit));
     if (distribution_) reduce_over_ranks(device_state_.cfl_limit, false);
-    Kokkos::parallel_for("pk::gbees::link_new_cells", slots(), LinkNewCells<Grid>{neighbour, clock, live, geometry_.n});
-    Kokkos::parallel_for("pk::gbees::step::choose_dt", one,
-                         ChooseStep<memory_space>{clock, device_state_.cfl_limit, live, parameters_.epsilon});
+    // At least one slot: slot 0 chooses the step also where a rank holds no cells.
+    Kokkos::parallel_for(
+        "pk::gbees::link_new_cells", light_weight(std::max(grid_.launch_extent(), 1)),
+        LinkNewCells<Grid>{neighbour, clock, live, geometry_.n,
+                           ChooseStep<memory_space>{clock, device_state_.cfl_limit, live, parameters_.epsilon}});
     Kokkos::parallel_for(
         "pk::gbees::advect::corner_transport", slots(),
         CornerTransport<Model, Grid>{model_, geometry_, key, probability, neighbour, flux, clock, live});

@@ -83,21 +83,6 @@ struct NeighboursFluxesAndCfl {
   }
 };
 
-// Each cell growth added, in the rows of the older cells beside it (link_to_older).
-template <class Grid>
-struct LinkNewCells {
-  typename Grid::NeighbourView neighbour;
-  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
-  LiveCells<typename Grid::memory_space> live;
-  int n;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    const std::int32_t first_new = clock().first_new;
-    if (c < first_new || !live(c)) return;
-    link_to_older(neighbour, n, c, first_new);
-  }
-};
-
 // One thread: dt = epsilon times the CFL limit, shortened to land on the target (also when
 // the limit is infinite); the clock, the step count and the cell statistics advance.
 template <class MemorySpace>
@@ -119,6 +104,26 @@ struct ChooseStep {
     const std::int32_t cells = live.count();
     k.cell_steps += cells;
     if (cells > k.max_cells) k.max_cells = cells;
+  }
+};
+
+// Each cell growth added, in the rows of the older cells beside it (link_to_older); slot 0
+// also chooses the step (ChooseStep), which needs the CFL limit the kernel before reduced and
+// writes no field of the clock this kernel reads: one launch (a parallel region on host
+// spaces) fewer a step.
+template <class Grid>
+struct LinkNewCells {
+  typename Grid::NeighbourView neighbour;
+  Kokkos::View<const StepClock, typename Grid::memory_space> clock;
+  LiveCells<typename Grid::memory_space> live;
+  int n;
+  ChooseStep<typename Grid::memory_space> choose;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
+    if (c == 0) choose(0);
+    const std::int32_t first_new = clock().first_new;
+    if (c < first_new || !live(c)) return;
+    link_to_older(neighbour, n, c, first_new);
   }
 };
 
