@@ -141,13 +141,17 @@ struct StreamCollideRows {
     if (kernel != Kernel::aa_collide && w != streams.w) aim(streams, w);
     // A run longer than a register (A-B on 16-bit storage: a cache line) is updated a
     // register of cells at a time, whose 19 registers of populations can stay in registers
-    // from their loads to their stores; streaming stores write whole lines: the whole run.
+    // from their loads to their stores; of a staged run, only a short part or one at a
+    // periodic x face is staged. Streaming stores write whole lines: the whole run.
     if constexpr (simd_lanes < lanes) {
       if (!streaming_stores) {
         for (int h = 0; h < ends.count; h += simd_lanes) {
           const int count = ends.count - h < simd_lanes ? ends.count - h : simd_lanes;
-          update_cells<simd_lanes, staged>(
-              first + h, Ends{count, ends.low && h == 0, ends.high && h + count == ends.count}, streams);
+          const Ends part{count, ends.low && h == 0, ends.high && h + count == ends.count};
+          if (staged && (count < simd_lanes || part.low || part.high))
+            update_cells<simd_lanes, true>(first + h, part, streams);
+          else
+            update_cells<simd_lanes, false>(first + h, part, streams);
         }
         return;
       }
