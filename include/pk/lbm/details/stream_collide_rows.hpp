@@ -206,8 +206,16 @@ struct StreamCollideRows {
   // passes through a buffer, converted as a whole.
   template <int dx, bool staged, int n>
   KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[n], const Ends& ends) const {
+    static_assert(D3Q19::cx(0) == 0 && D3Q19::cx(D3Q19::size - 1) == 0, "full fp16 A-B parts read beside their row");
     if (!staged || whole<dx, n>(ends)) {
       convert<n>(memory, values);
+    } else if (kernel == Kernel::ab_stream_collide && sizeof(Storage) == 2 && ends.count == n) {
+      // A full A-B part of 16-bit storage loads whole, not through the staging buffer: the
+      // element its end lane reads instead of the wrapped one lies in the row before or after,
+      // in the source lattice's column of an x-moving direction (neither the first column nor
+      // the last), which no thread writes in the step.
+      convert<n>(memory, values);
+      join_wrapped<dx>(memory, values, ends);
     } else {
       if constexpr (std::is_same_v<Storage, Real>) {
         gather<dx>(memory, values, ends);
