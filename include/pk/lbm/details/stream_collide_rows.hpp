@@ -83,6 +83,14 @@ struct StreamCollideRows {
   KOKKOS_INLINE_FUNCTION void update_row(const int row, const int x0, const int x1) const {
     const G& grid = cells.grid;
     const int start = row * grid.nx, end = start + x1;
+    // A row's two cells on periodic x faces have walls words, which the runs of every step but
+    // A-A's even one read: a line of them a row, missed each time. The next row's (a thread's
+    // rows are consecutive) are asked for now.
+    if (kernel != Kernel::aa_collide && grid.periodic_x) {
+      const long row_bytes = static_cast<long>(grid.nx) * sizeof(std::uint32_t);
+      prefetch_ahead<false, 4>(grid.walls.data() + start, row_bytes);
+      prefetch_ahead<false, 4>(grid.walls.data() + start + grid.nx - 1, row_bytes);
+    }
     Streams streams;
     for (int cell = start + x0; cell < end;) {
       const int next_boundary = (cell / lanes + 1) * lanes;
