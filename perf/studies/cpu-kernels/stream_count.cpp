@@ -51,10 +51,11 @@ int main(int argc, char** argv) {
       const double footprint = 2.0 * 19 * bytes * n * n * n;
       for (const int streams : {1, 2, 4, 8, 19}) {
         const long lines = static_cast<long>(footprint / (2.0 * streams * line * sizeof(float)));
+        const std::size_t array_bytes = (lines * line * sizeof(float) + 4095) / 4096 * 4096;  // whole pages
         std::vector<float*> src(streams), dst(streams);
         for (int s = 0; s < streams; ++s) {
-          src[s] = static_cast<float*>(std::aligned_alloc(4096, (lines * line * sizeof(float) + 4095) / 4096 * 4096));
-          dst[s] = static_cast<float*>(std::aligned_alloc(4096, (lines * line * sizeof(float) + 4095) / 4096 * 4096));
+          src[s] = static_cast<float*>(std::aligned_alloc(4096, array_bytes));
+          dst[s] = static_cast<float*>(std::aligned_alloc(4096, array_bytes));
           if (!src[s] || !dst[s]) {
             std::fprintf(stderr, "stream_count: out of memory at n = %d\n", n);
             return 1;

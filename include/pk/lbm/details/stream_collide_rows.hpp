@@ -64,6 +64,9 @@ struct StreamCollideRows {
   struct Ends {
     int count;       // cells in the run
     bool low, high;  // first cell at x = 0, last at x = nx - 1, on a lattice periodic in x
+    // Whether a run (or part of one) updated `n` cells at a time takes the staged code: it is
+    // shorter, or reaches across a periodic x face.
+    KOKKOS_INLINE_FUNCTION bool staged(int n) const { return count < n || low || high; }
   };
 
   // Where a run loads and stores each direction: the element of the run's first cell plus an
@@ -107,10 +110,10 @@ struct StreamCollideRows {
       }
       const bool faces = kernel != Kernel::aa_collide && grid.periodic_x;
       const Ends ends{run, faces && cell == start, faces && cell + run == start + grid.nx};
-      if (run == lanes && !ends.low && !ends.high)
-        update_run<false>(cell, ends, streams);
-      else
+      if (ends.staged(lanes))
         update_run<true>(cell, ends, streams);
+      else
+        update_run<false>(cell, ends, streams);
       cell += run;
     }
     if (kernel == Kernel::ab_stream_collide && streaming_stores) streaming_fence();
@@ -156,7 +159,7 @@ struct StreamCollideRows {
         for (int h = 0; h < ends.count; h += simd_lanes) {
           const int count = ends.count - h < simd_lanes ? ends.count - h : simd_lanes;
           const Ends part{count, ends.low && h == 0, ends.high && h + count == ends.count};
-          if (staged && (count < simd_lanes || part.low || part.high))
+          if (staged && part.staged(simd_lanes))
             update_cells<simd_lanes, true>(first + h, part, streams);
           else
             update_cells<simd_lanes, false>(first + h, part, streams);
