@@ -214,7 +214,7 @@ struct StreamCollideRows {
   // The run's elements of one direction in the lattice, from `memory` (the run's first cell
   // plus dx), into the lanes and back. Staged, lanes past the run's end are zero, and an
   // end cell whose element lies across a periodic x face reaches it nx elements away. fp16
-  // passes through a buffer, converted as a whole.
+  // passes through a buffer, converted as a whole, but for a full A-B part (below).
   template <int dx, bool staged, int n>
   KOKKOS_INLINE_FUNCTION void load(const Storage* memory, Real (&values)[n], const Ends& ends) const {
     static_assert(D3Q19::cx(0) == 0 && D3Q19::cx(D3Q19::size - 1) == 0, "full fp16 A-B parts read beside their row");
