@@ -46,12 +46,17 @@ KOKKOS_INLINE_FUNCTION double exp_nonpositive(double a) {
   constexpr double log2e = 1.4426950408889634, ln2_hi = 0.6931471803691238, ln2_lo = 1.9082149292705877e-10;
   constexpr double shifter = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
   a = a > -708.0 ? a : -708.0;
-  const double n = ::fma(a, log2e, shifter) - shifter;
+  const double shifted = ::fma(a, log2e, shifter);
+  const double n = shifted - shifter;
   const double r = ::fma(-n, ln2_lo, ::fma(-n, ln2_hi, a));
   const double q = horner(r, 0.5000000000000001, 0.16666666666666669, 0.041666666666624164, 0.008333333333330065,
                           0.0013888888917196719, 0.00019841269863040545, 2.4801521322368692e-05, 2.7557268480310024e-06,
                           2.7620075879983367e-07, 2.5100375832561234e-08);
-  const auto biased = static_cast<std::uint64_t>(static_cast<std::int64_t>(n) + 1023) << 52;
+  // 2^n from the shifted sum's bits, whose low ones hold n (shifted is 1.5 * 2^52 + n):
+  // converting n to an integer instead has no SIMD instruction before AVX-512.
+  std::uint64_t bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  const std::uint64_t biased = (bits + 1023) << 52;
   double scale;
   std::memcpy(&scale, &biased, sizeof scale);
   return (1 + (r + r * r * q)) * scale;
@@ -123,11 +128,16 @@ KOKKOS_INLINE_FUNCTION LogAndValue bessel_k_integral(double nu, double x) {
     double largest = g[0];
     for (int j = 1; j < nodes; ++j) largest = g[j] > largest ? g[j] : largest;
     double lanes[steps] = {};
+    // The trapezoid's weights, 1/2 at t = 0: a row of them, since a test of the node's index
+    // in the loop below kept g++ from running it across lanes with AVX2.
+    double weight[steps];
+    for (int j = 0; j < steps; ++j) weight[j] = j == 0 ? 0.5 : 1.0;
     for (int bin = 0; bin < bins; ++bin) {
       const double damping = exp_nonpositive(-2 * nu * (bin * steps) * h);  // e^{-2 nu t}, the row's first node
+#pragma omp simd
       for (int j = 0; j < steps; ++j)
-        lanes[j] += exp_nonpositive(g[bin * steps + j] - largest) * (1 + damping * damping_steps[j]) *
-                    (bin == 0 && j == 0 ? 0.5 : 1.0);  // trapezoid end at t = 0
+        lanes[j] += exp_nonpositive(g[bin * steps + j] - largest) * (1 + damping * damping_steps[j]) * weight[j];
+      weight[0] = 1.0;
     }
     for (int width = steps / 2; width > 0; width /= 2)
       for (int j = 0; j < width; ++j) lanes[j] += lanes[j + width];

@@ -120,20 +120,25 @@ KOKKOS_INLINE_FUNCTION void temme_series(const double (&mu)[lanes], const double
     k_mu[l] = {f0_full.hi, f0_full.lo};  // the k = 0 terms
     k_mu1_sum[l] = {p[l]};
   }
-  long converged[lanes] = {};  // as wide as a double, so that a SIMD register holds both
+  // 1 while a lane's sum takes its terms, 0 once it has converged: a weight, not a choice
+  // between a term and zero, which g++ makes a branch around the term's multiply and then
+  // cannot run across lanes without masked arithmetic (AVX2).
+  double live[lanes];
+  for (int l = 0; l < lanes; ++l) live[l] = 1;
   for (int k = 1; k <= 60; ++k) {
+#pragma omp simd
     for (int l = 0; l < lanes; ++l) {
       f[l] = (k * f[l] + p[l] + q[l]) / (k * k - mu[l] * mu[l]);
       p[l] /= k - mu[l];
       q[l] /= k + mu[l];
       c[l] *= quarter_x2[l] / k;
-      const double term = converged[l] ? 0.0 : c[l] * f[l];
+      const double term = c[l] * f[l] * live[l];
       k_mu[l].add(term);
-      k_mu1_sum[l].add(converged[l] ? 0.0 : c[l] * (p[l] - k * f[l]));
-      converged[l] = converged[l] | (::fabs(term) < 1e-17 * ::fabs(k_mu[l].sum));
+      k_mu1_sum[l].add(c[l] * (p[l] - k * f[l]) * live[l]);
+      live[l] = ::fabs(term) < 1e-17 * ::fabs(k_mu[l].sum) ? 0.0 : live[l];
     }
     bool all_converged = true;
-    for (int l = 0; l < lanes; ++l) all_converged = all_converged && converged[l];
+    for (int l = 0; l < lanes; ++l) all_converged = all_converged && live[l] == 0;
     if (all_converged) break;
   }
   for (int l = 0; l < lanes; ++l) {
