@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds lbm_steps, field_filter and gbees_steps against the headers of a commit, linking the
+# Builds lbm_steps, field_filter, gbees_steps and besselk_paths against the headers of a commit, linking the
 # libraries of a build of the tree, OpenMP or CUDA (the commits compared differ in headers only):
 #   perf/studies/cpu-kernels/build.sh COMMIT OUTDIR [BUILD]   (BUILD: default build/openmp)
 set -euo pipefail
@@ -21,11 +21,11 @@ if grep -q '^#define KOKKOS_ENABLE_CUDA$' "$kokkos/include/KokkosCore_config.h";
     "$kokkos/lib/cmake/Kokkos/KokkosTargets.cmake" | tr ';' ' ')
   read -ra compiler <<<"$kokkos/bin/nvcc_wrapper $device_flags"
 fi
-for program in lbm_steps field_filter gbees_steps; do
+for program in lbm_steps field_filter gbees_steps besselk_paths; do
   "${compiler[@]}" -O3 -DNDEBUG -march="${arch:-native}" "${prefer[@]}" -ffp-contract=off -fopenmp -std=c++17 -I"$out/include" \
     -isystem "$kokkos/include" "perf/studies/cpu-kernels/$program.cpp" -o "$out/$program" \
     "$build"/src/libpk_rfilter.a "$build"/src/libpk_lbm.a "$build"/src/libpk_gbees.a \
     "$build"/src/libpk_core.a \
     "$kokkos"/lib/libkokkoscontainers.a "$kokkos"/lib/libkokkoscore.a "$kokkos"/lib/libkokkossimd.a "${device_libraries[@]}" -ldl -lz
 done
-echo "built $out/lbm_steps, $out/field_filter and $out/gbees_steps at $(git rev-parse --short "$commit")"
+echo "built $out/lbm_steps, field_filter, gbees_steps and besselk_paths at $(git rev-parse --short "$commit")"
