@@ -7,6 +7,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace pk::besselk::Details {
 
@@ -61,6 +63,15 @@ struct TemmePair {
   double k_mu1;  // K_{mu+1}(x); +inf where it overflows (x below 1e-205 at mu = 1/2)
   double ratio;  // K_{mu+1}(x) / K_mu(x)
 };
+
+// v where mask is all ones, +0 where it is 0.
+KOKKOS_INLINE_FUNCTION double masked(double v, std::uint64_t mask) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  bits &= mask;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
 
 // Temme (1975), eqs. for |mu| <= 1/2 with c_k = (x^2/4)^k / k!:
 //   K_mu(x)     = sum_k c_k f_k,
@@ -120,11 +131,11 @@ KOKKOS_INLINE_FUNCTION void temme_series(const double (&mu)[lanes], const double
     k_mu[l] = {f0_full.hi, f0_full.lo};  // the k = 0 terms
     k_mu1_sum[l] = {p[l]};
   }
-  // 1 while a lane's sum takes its terms, 0 once it has converged: a weight, not a choice
-  // between a term and zero, which g++ makes a branch around the term's multiply and then
-  // cannot run across lanes without masked arithmetic (AVX2).
-  double live[lanes];
-  for (int l = 0; l < lanes; ++l) live[l] = 1;
+  // All ones while a lane's sum takes its terms, 0 once it has converged; a term is ANDed
+  // with it. `converged ? 0 : term` is the same value, but g++ makes it a branch around the
+  // term's multiply, which it cannot then run across lanes without masked arithmetic (AVX2).
+  std::uint64_t live[lanes];
+  for (int l = 0; l < lanes; ++l) live[l] = ~std::uint64_t{0};
   for (int k = 1; k <= 60; ++k) {
 #pragma omp simd
     for (int l = 0; l < lanes; ++l) {
@@ -132,10 +143,10 @@ KOKKOS_INLINE_FUNCTION void temme_series(const double (&mu)[lanes], const double
       p[l] /= k - mu[l];
       q[l] /= k + mu[l];
       c[l] *= quarter_x2[l] / k;
-      const double term = c[l] * f[l] * live[l];
+      const double term = masked(c[l] * f[l], live[l]);
       k_mu[l].add(term);
-      k_mu1_sum[l].add(c[l] * (p[l] - k * f[l]) * live[l]);
-      live[l] = ::fabs(term) < 1e-17 * ::fabs(k_mu[l].sum) ? 0.0 : live[l];
+      k_mu1_sum[l].add(masked(c[l] * (p[l] - k * f[l]), live[l]));
+      live[l] = ::fabs(term) < 1e-17 * ::fabs(k_mu[l].sum) ? 0 : live[l];
     }
     bool all_converged = true;
     for (int l = 0; l < lanes; ++l) all_converged = all_converged && live[l] == 0;
