@@ -86,10 +86,11 @@ struct StreamCollideRows {
   KOKKOS_INLINE_FUNCTION void update_row(const int row, const int x0, const int x1) const {
     const G& grid = cells.grid;
     const int start = row * grid.nx, end = start + x1;
-    // A row's two cells on periodic x faces have walls words, which the runs of every step but
-    // A-A's even one read: a line of them a row, missed each time. The next row's (a thread's
-    // rows are consecutive) are asked for now.
-    if (kernel != Kernel::aa_collide && grid.periodic_x) {
+    // A row's two cells on periodic x faces, which the runs of every step but A-A's even one
+    // reach across. Their walls words lie a line apart, missed each time: the next row's (a
+    // thread's rows are consecutive) are asked for now.
+    const bool faces = kernel != Kernel::aa_collide && grid.periodic_x;
+    if (faces) {
       const long row_bytes = static_cast<long>(grid.nx) * sizeof(std::uint32_t);
       prefetch_ahead<false, 4>(grid.walls.data() + start, row_bytes);
       prefetch_ahead<false, 4>(grid.walls.data() + start + grid.nx - 1, row_bytes);
@@ -108,7 +109,6 @@ struct StreamCollideRows {
         ++cell;
         continue;
       }
-      const bool faces = kernel != Kernel::aa_collide && grid.periodic_x;
       const Ends ends{run, faces && cell == start, faces && cell + run == start + grid.nx};
       if (ends.staged(lanes))
         update_run<true>(cell, ends, streams);
