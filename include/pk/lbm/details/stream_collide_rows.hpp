@@ -69,15 +69,16 @@ struct StreamCollideRows {
     KOKKOS_INLINE_FUNCTION bool staged(int n) const { return count < n || low || high; }
   };
 
-  // Where a run loads and stores each direction: the element of the run's first cell plus an
-  // offset in that direction's column. The offsets depend on the walls word's periodic y and z
-  // faces, which every run of a row shares (x wraps are the ends'), so they and the columns are
-  // found once for the row's first run, not for every run.
+  // Where a run loads and stores each direction: its column's start moved by the direction's
+  // offset, plus the run's first cell. The offsets depend on the walls word's periodic y and z
+  // faces, which every run of a row shares (x wraps are the ends'), so they are found and
+  // added once for the row's first run, not for every run. A moved start stays inside the
+  // lattice's allocation: only the rest population's column, the first, has no cells before
+  // it, and its offset is 0.
   struct Streams {
     std::uint32_t w = ~0u;  // the walls word they were found for (none yet)
     const Storage* from[D3Q19::size];
     Storage* to[D3Q19::size];
-    int from_offset[D3Q19::size], to_offset[D3Q19::size];
   };
 
   KOKKOS_INLINE_FUNCTION void operator()(const int row) const { update_row(row, 0, cells.grid.nx); }
@@ -176,8 +177,7 @@ struct StreamCollideRows {
     Real g[D3Q19::size][n];
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      const Storage* from =
-          kernel == Kernel::aa_collide ? &cells.source(first, q) : streams.from[q] + (first + streams.from_offset[q]);
+      const Storage* from = kernel == Kernel::aa_collide ? &cells.source(first, q) : streams.from[q] + first;
       // A-A steps store into the lines they load: those are fetched to be written.
       if (prefetch_bytes > 0)
         prefetch_ahead<kernel != Kernel::ab_stream_collide, n * sizeof(Storage)>(from, prefetch_bytes);
@@ -191,22 +191,21 @@ struct StreamCollideRows {
     }
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
-      Storage* to = kernel == Kernel::aa_collide ? &cells.target(first, D3Q19::opposite(q))
-                                                 : streams.to[q] + (first + streams.to_offset[q]);
+      Storage* to = kernel == Kernel::aa_collide ? &cells.target(first, D3Q19::opposite(q)) : streams.to[q] + first;
       store<kernel == Kernel::aa_stream_collide_stream ? D3Q19::cx(q) : 0, staged>(g[q], to, ends);
     });
   }
 
-  // The columns and offsets of every direction for runs whose walls word is w (Streams).
+  // Every direction's moved column starts for runs whose walls word is w (Streams).
   KOKKOS_INLINE_FUNCTION void aim(Streams& streams, const std::uint32_t w) const {
     const G& grid = cells.grid;
     for_each_direction([&](auto qc) {
       constexpr int q = decltype(qc)::value;
       constexpr int o = D3Q19::opposite(q);
-      streams.from[q] = &cells.source(0, kernel == Kernel::ab_stream_collide ? q : o);
-      streams.to[q] = &cells.target(0, q);
-      streams.from_offset[q] = grid.template neighbour<o>(0, w);
-      streams.to_offset[q] = kernel == Kernel::ab_stream_collide ? 0 : grid.template neighbour<q>(0, w);
+      streams.from[q] =
+          &cells.source(0, kernel == Kernel::ab_stream_collide ? q : o) + grid.template neighbour<o>(0, w);
+      streams.to[q] =
+          &cells.target(0, q) + (kernel == Kernel::ab_stream_collide ? 0 : grid.template neighbour<q>(0, w));
     });
     streams.w = w;
   }
