@@ -109,7 +109,7 @@ def phi_table(kind, summaries, names, limit_words):
     platforms measured (named, with their commit), then why the others are not in it."""
     lines = ["| kernel | rated against | " + " | ".join(f"{n} (higher = better)" for n in names)
              + " | Φ (higher = better) | over (commit) | cases |", "|---|---|" + "---|" * (len(names) + 3)]
-    notes, partial = [], []
+    notes, partial, mixed = [], [], []
     for k, s in summaries.items():
         cells = []
         for n in names:
@@ -120,6 +120,10 @@ def phi_table(kind, summaries, names, limit_words):
         phi = "—" if s["phi"] is None else f"**{s['phi']:.3f}**"
         lines.append(f"| {k} | {limit_words(k)} | " + " | ".join(cells) + f" | {phi} | {over} | {len(s['cases'])} |")
         notes += [f"- {k} on {n}: {why}" for n, why in s["not_measured"].items()]
+        commits = sorted({s["commits"][n] for n in s["over"]})
+        if len(commits) > 1:
+            mixed.append(f"- {k}: {over}: Φ sets {len(commits)} commits' code side by side; "
+                         "re-take its platforms' records at one")
         if s["phi"] is None and s["efficiency"]:
             notes.append(f"- {k}: no case is rated on every platform measured ({', '.join(s['efficiency'])})")
         for n, a in s["all_cases"].items():
@@ -132,6 +136,8 @@ def phi_table(kind, summaries, names, limit_words):
     if partial:
         lines += ["", "Cases left out of Φ because another platform did not run them or has no limit for them:",
                   "", *partial]
+    if mixed:
+        lines += ["", "Φ over records of more than one commit:", "", *mixed]
     return lines
 
 

@@ -196,13 +196,13 @@ write(mixed, "lbm-aa-fp32-128-openmp.json", stopped)
 write(peers, "cubesselk-evaluate-2000000.json",
       {"comparison": "cubesselk", "case": "evaluate-2000000", "space": "cuda", "unit": "evaluations/s",
        "peer": {"name": "cubesselk", "stats": {"median": 2e9, "n": 5}}, "errors": [],
-       "ours": {"pk_bench_case": "evaluate", "stats": {"median": 1.2e9, "n": 5}, "commit": "fixture"}, "ratio": 0.6})
+       "ours": {"pk_bench_case": "evaluate", "stats": {"median": 1.2e9, "n": 5}, "commit": "later"}, "ratio": 0.6})
 # The same peer at another setting (fewer bins: faster, less accurate) is another code beside ours.
 write(peers, "cubesselk-evaluate-2000000-bins64.json",
       {"comparison": "cubesselk", "case": "evaluate-2000000-bins64", "space": "cuda", "unit": "evaluations/s",
        "problem": {"peer_bins": 64, "peer_configuration": "64 bins"},
        "peer": {"name": "cubesselk", "stats": {"median": 2.5e9, "n": 5}}, "errors": [],
-       "ours": {"pk_bench_case": "evaluate", "stats": {"median": 1.2e9, "n": 5}, "commit": "fixture"}, "ratio": 0.48})
+       "ours": {"pk_bench_case": "evaluate", "stats": {"median": 1.2e9, "n": 5}, "commit": "later"}, "ratio": 0.48})
 write(peers, "fluidx3d-fp32-1024.json",
       {"comparison": "fluidx3d", "case": "fp32-1024", "space": "cuda", "unit": "MLUPS",
        "peer": {"name": "fluidx3d", "stats": None}, "errors": ["peer, repetition 0: exit status 1"],
@@ -252,6 +252,13 @@ check("fluidx3d-fp32-1024.json`: FluidX3D or ours did not run: peer, repetition 
       "a peer that did not run: left out, said why")
 check("newpeer-x.json`: a comparison this report does not know ('newpeer')" in markdown, "an unknown peer: left out")
 check("application 0.480 (vs CuBesselK (64 bins))" in markdown, "the application efficiency in the case's cell")
+# Ours beside CuBesselK at a later commit than the CPU's records: the Φ is shown, and so is that it
+# sets two commits' code side by side.
+mixed_line = next((line for line in markdown.splitlines() if line.startswith("- besselk: ")), "")
+check("Φ over records of more than one commit:" in markdown and "(later)" in mixed_line and "(fixture)" in mixed_line
+      and "2 commits' code side by side" in mixed_line, f"a Φ over two commits flagged: {mixed_line!r}")
+check(not any(line.startswith("- gbees: ") and "side by side" in line for line in markdown.splitlines()),
+      "a Φ over one commit not flagged")
 check("cubesselk-evaluate-2000000.json`: superseded" not in markdown,
       "CuBesselK at 128 bins is not superseded by its run at 64")
 check("Peer records read: `" in markdown, "the peers folder named")
