@@ -9,24 +9,13 @@
 // The conversions are branch-free integer and float operations, so loops over them vectorise
 // on CPUs. They assume the default rounding mode; flushing subnormal *inputs* to zero changes
 // nothing (they round to zero anyway).
+#include <pk/core/bits.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <cstring>
 
 namespace pk {
-
-KOKKOS_INLINE_FUNCTION std::uint32_t bits_of(const float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-KOKKOS_INLINE_FUNCTION float float_of(const std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
 
 template <int ExponentBits, int Bias>
 class Float16 {

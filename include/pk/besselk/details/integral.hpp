@@ -6,12 +6,11 @@
 // trapezoid rule from t = 0 converges geometrically in the step.
 #include <pk/besselk/details/compensated.hpp>
 #include <pk/besselk/details/polynomial.hpp>
+#include <pk/core/bits.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 
 namespace pk::besselk::Details {
 
@@ -54,11 +53,7 @@ KOKKOS_INLINE_FUNCTION double exp_nonpositive(double a) {
                           2.7620075879983367e-07, 2.5100375832561234e-08);
   // 2^n from the shifted sum's bits, whose low ones hold n (shifted is 1.5 * 2^52 + n):
   // converting n to an integer instead has no SIMD instruction before AVX-512.
-  std::uint64_t bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  const std::uint64_t biased = (bits + 1023) << 52;
-  double scale;
-  std::memcpy(&scale, &biased, sizeof scale);
+  const double scale = pk::double_of((pk::bits_of(shifted) + 1023) << 52);
   return (1 + (r + r * r * q)) * scale;
 }
 

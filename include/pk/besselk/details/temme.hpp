@@ -3,12 +3,12 @@
 // forward recurrence in the order (Campbell) up to nu. Device-callable; no allocation.
 #include <pk/besselk/details/compensated.hpp>
 #include <pk/besselk/details/polynomial.hpp>
+#include <pk/core/bits.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 namespace pk::besselk::Details {
 
@@ -65,13 +65,7 @@ struct TemmePair {
 };
 
 // v where mask is all ones, +0 where it is 0.
-KOKKOS_INLINE_FUNCTION double masked(double v, std::uint64_t mask) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  bits &= mask;
-  std::memcpy(&v, &bits, sizeof v);
-  return v;
-}
+KOKKOS_INLINE_FUNCTION double masked(double v, std::uint64_t mask) { return pk::double_of(pk::bits_of(v) & mask); }
 
 // Temme (1975), eqs. for |mu| <= 1/2 with c_k = (x^2/4)^k / k!:
 //   K_mu(x)     = sum_k c_k f_k,
