@@ -2,17 +2,39 @@
 # Stages a CUDA build (default build/cuda) for a GPU machine that has the CUDA runtime but not
 # this machine's Debian libraries: the binaries plus OpenBLAS (and its Fortran runtime), GSL
 # and NLopt, in a folder (default build/device) to carry. Run perf/device/run.sh there.
-#   perf/device/stage.sh [build-dir] [staged-dir]
+#   perf/device/stage.sh [--bench] [build-dir] [staged-dir]
+# --bench stages only what perf/device/platform.sh, threads.sh and perf/peers/device.sh run
+# (pk-bench, pk-info, pk-gbees) and the libraries they load, stripped: about 60 MB, 12 MB as
+# tar.xz, where the whole build passes the device tool's 64 MiB carry. It needs only those
+# three targets built (cmake --build --preset cuda --target pk-bench pk-info pk-gbees).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+bench_only=false
+[ "${1:-}" = --bench ] && { bench_only=true; shift; }
 build=${1:-build/cuda} staged=${2:-build/device}
+arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt" 2>/dev/null) \
+  || { echo "stage: $build is not a configured build" >&2; exit 1; }
+[ "$arch" != native ] || echo "stage: warning: $build targets this machine's CPU (PK_HOST_ARCH=native);" \
+  "for another host, reconfigure it with that host's level, e.g. -DPK_HOST_ARCH=x86-64-v4" >&2
+if $bench_only; then
+  programs=("$build/perf/pk-bench" "$build/apps/pk-info" "$build/apps/pk-gbees")
+  for program in "${programs[@]}"; do
+    [ -x "$program" ] || { echo "stage: no $program (cmake --build --preset cuda --target pk-bench pk-info pk-gbees)" >&2; exit 1; }
+  done
+  rm -rf "$staged" && mkdir -p "$staged/lib"
+  cp "${programs[@]}" "$staged/"
+  strip "$staged"/pk-*
+  # every library they load that the GPU machine's C/C++ and CUDA runtimes do not provide
+  ldd "${programs[@]}" | awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/usr\/local\/cuda/ {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libgomp)\.so' |
+    while read -r lib; do cp -L "$lib" "$staged/lib/"; done
+  du -sh "$staged"
+  exit 0
+fi
 # The whole build, test programs included: ./pk test on a machine without a GPU compiles only
 # the libraries and programs (pk-programs).
 [ -x "$build/perf/pk-bench" ] && [ -x "$build/tests/pk-tests" ] \
   || { echo "stage: build all of $build first (cmake --build --preset cuda)" >&2; exit 1; }
-arch=$(sed -n 's/^PK_HOST_ARCH:STRING=//p' "$build/CMakeCache.txt")
-[ "$arch" != native ] || echo "stage: warning: $build targets this machine's CPU (PK_HOST_ARCH=native);" \
-  "for another host, reconfigure it with that host's level, e.g. -DPK_HOST_ARCH=x86-64-v4" >&2
 rm -rf "$staged" && mkdir -p "$staged/lib"
 cp "$build"/apps/pk-{info,gbees,lbm,matern} "$build"/perf/pk-{bench,besselk-accuracy} \
    "$build"/tests/pk-tests{,-besselk} "$staged/"
