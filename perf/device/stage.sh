@@ -9,6 +9,14 @@
 # three targets built (cmake --build --preset cuda --target pk-bench pk-info pk-gbees).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Every library FILE... load that the GPU machine's C/C++ and CUDA runtimes do not provide, into
+# the staged lib/ (one already there is kept).
+copy_loaded_libraries() {  # FILE...
+  { ldd "$@" 2>/dev/null || true; } |
+    awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/usr\/local\/cuda/ {print $3}' | sort -u |  # the GPU machine has CUDA
+    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libgomp|libcuda|libcudart)\.so' |
+    while read -r lib; do [ -e "$staged/lib/$(basename "$lib")" ] || cp -L "$lib" "$staged/lib/"; done
+}
 bench_only=false
 [ "${1:-}" = --bench ] && { bench_only=true; shift; }
 build=${1:-build/cuda} staged=${2:-build/device}
@@ -24,10 +32,7 @@ if $bench_only; then
   rm -rf "$staged" && mkdir -p "$staged/lib"
   cp "${programs[@]}" "$staged/"
   strip "$staged"/pk-*
-  # every library they load that the GPU machine's C/C++ and CUDA runtimes do not provide
-  ldd "${programs[@]}" | awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/usr\/local\/cuda/ {print $3}' | sort -u |
-    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libgomp)\.so' |
-    while read -r lib; do cp -L "$lib" "$staged/lib/"; done
+  copy_loaded_libraries "${programs[@]}"
   du -sh "$staged"
   exit 0
 fi
@@ -52,10 +57,8 @@ if grep -q '^PK_ENABLE_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
     (cd "$debs" && apt-get download openmpi-bin libopenmpi3 openmpi-common libpmix2)
   for deb in "$debs"/*.deb; do dpkg -x "$deb" "$staged/openmpi"; done
   ln -s orterun "$staged/openmpi/usr/bin/mpirun"  # Debian names it through alternatives
-  { find "$staged" -type f \( -perm -u+x -o -name '*.so*' \) -exec ldd {} + 2>/dev/null || true; } |
-    awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/usr\/local\/cuda/ {print $3}' | sort -u |  # the GPU machine has CUDA
-    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux-x86-64|libstdc\+\+|libgcc_s|libgomp|libcuda|libcudart)\.so' |
-    while read -r lib; do [ -e "$staged/lib/$(basename "$lib")" ] || cp -L "$lib" "$staged/lib/"; done
+  mapfile -t files < <(find "$staged" -type f \( -perm -u+x -o -name '*.so*' \))
+  copy_loaded_libraries "${files[@]}"
   cat > "$staged/mpi-env.sh" <<'EOF_ENV'
 # Sourced on the GPU machine: the carried Open MPI (shared memory only; the machine has no network).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
