@@ -107,13 +107,18 @@ int main(int argc, char** argv) {
           cases};
       for (const Benchmark* b : chosen) {
         if (pk::interrupted()) break;
+        const pk::CpuTime before = pk::cpu_time();
         const auto results = pk::refuse_if_out_of_memory(space, what + " --kernel " + b->kernel, advice,
                                                          [&] { return b->run_on.at(name)(context); });
+        const double stolen = pk::stolen_share(before, pk::cpu_time());
         for (const Result& r : results) {
           if (!context.wants(r.case_name)) continue;  // a benchmark that measured it anyway
           pk::ResultRecord record{b->kernel, r.case_name,       name,     device, command,
                                   r.metrics, pk::interrupted(), r.figure, r.limit};
           if (!r.limit.empty()) record.metrics["limit_ratio"] = r.limit_ratio;
+          // A virtual machine's CPUs may be shared with other guests: what they took during the
+          // kernel's cases says whether its figures are this machine's.
+          if (stolen >= 0) record.metrics["host_stolen_share"] = stolen;
           record.higher_is_better = r.higher_is_better;
           const std::string path = pk::write_result(record, out);
           const bool rated = !r.limit.empty();

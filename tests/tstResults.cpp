@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,30 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
   EXPECT_DOUBLE_EQ(json.at("metrics").at("mlups"), 1234.5);
   EXPECT_DOUBLE_EQ(json.at("metrics").at("roofline_fraction"), 0.875);
   std::filesystem::remove_all(dir);
+}
+
+// Only the CPUs asked for count, not the machine's sum on the line "cpu  ..."; steal is the
+// eighth number; a line cut short is left out.
+TEST(Results, CpuTimeSumsTheStealOfTheCpusAskedFor) {
+  std::istringstream proc_stat(
+      "cpu  2 0 0 0 0 0 0 900 0 0\n"
+      "cpu0 100 5 20 800 10 1 2 12 0 0\n"
+      "cpu1 200 0 40 700 0 0 0 60 0 0\n"
+      "cpu2 50 0 10\n"
+      "cpu3 1 1 1 1 1 1 1 1 0 0\n"
+      "intr 12345 0 0\n");
+  const pk::CpuTime time = pk::cpu_time(proc_stat, {0, 1, 2});
+  EXPECT_EQ(time.total, 950 + 1000);
+  EXPECT_EQ(time.stolen, 12 + 60);
+}
+
+TEST(Results, StolenShareIsOfTheTimeBetweenTwoReadings) {
+  EXPECT_DOUBLE_EQ(pk::stolen_share({1000, 10}, {1400, 110}), 0.25);
+  EXPECT_DOUBLE_EQ(pk::stolen_share({1000, 10}, {1000, 10}), -1.0);  // no time counted
+  EXPECT_DOUBLE_EQ(pk::stolen_share({}, {}), -1.0);                  // no /proc/stat
+  const pk::CpuTime now = pk::cpu_time();
+  EXPECT_GE(now.total, now.stolen);
+  EXPECT_GE(now.stolen, 0);
 }
 
 // A bootstrapped Kokkos carries every patch of deps/patches/kokkos-<version>, and the records

@@ -78,6 +78,7 @@ def read_folder(name, folder, skipped):
                                   "moved_gbs": moved_gbs(key[1], space, metrics) if row.kind == "probe" else None,
                                   "fp64_peak_gflops": number(metrics, "fp64_peak_gflops"),
                                   "spread": number(metrics, "repeat_spread"),
+                                  "stolen": number(metrics, "host_stolen_share"),
                                   "runs": runs_of(record),
                                   "problem": {m: metrics[m] for m in PROBLEM if m in metrics}}
     if not platforms:

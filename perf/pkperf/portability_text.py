@@ -205,11 +205,15 @@ def copy_section(platforms):
     return lines
 
 
+STOLEN_NAMED = 0.02  # the share of a machine's CPU time other guests took above which a record is named
+
+
 def spread_section(platforms, flagged_above=0.10):
     """The spread of each rated record's timed repeats ((slowest - fastest) / median, pk-bench's
     repeat_spread) and, where perf/merge_runs.py merged several runs into it, of its figure from
     one run to the next; the cases above `flagged_above` named: a figure that moves that much is
-    not known to three decimals."""
+    not known to three decimals. Records taken while other guests of a virtual machine had its
+    CPUs are named too."""
     lines = ["## Spread of the repeats and of the runs", "",
              "A record's figure is the median of its timed repeats; their spread = (slowest - fastest) ÷ median. "
              "Where a platform's bench ran several times at one commit (`perf/merge_runs.py`), a case's record is "
@@ -241,6 +245,12 @@ def spread_section(platforms, flagged_above=0.10):
         named = [f"- {n}: {k} {c}: {v:.1%}" for w, n, (k, c), v in flagged if w == what]
         if named:
             lines += ["", f"Spread of the {what} above {flagged_above:.0%}:", "", *named]
+    stolen = [f"- {n}: {k} {c}: {e['stolen']:.1%}" for n, p in platforms.items()
+              for (k, c), e in sorted(p["cases"].items()) if (e.get("stolen") or 0) > STOLEN_NAMED]
+    if stolen:
+        lines += ["", f"Taken while other guests of the virtual machine had more than {STOLEN_NAMED:.0%} of its CPUs' "
+                  "time (pk-bench's `host_stolen_share`, over the kernel's cases): these figures may be the "
+                  "neighbours', not the code's:", "", *stolen]
     return lines + [""]
 
 

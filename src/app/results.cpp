@@ -90,13 +90,18 @@ long long l3_cache_bytes(int cpu) {
   return 0;
 }
 
+// The machine's CPUs as the container or batch job gives them (its cpuset), not the calling
+// thread's affinity, which OpenMP's binding narrows to one CPU.
+std::set<int> machine_cpus() {
+  std::set<int> cpus = cpu_list("/sys/fs/cgroup/cpuset.cpus.effective");
+  if (cpus.empty()) cpus = cpu_list("/sys/devices/system/cpu/online");
+  return cpus;
+}
+
 }  // namespace
 
 HostTopology host_topology() {
-  // The machine's CPUs as the container or batch job gives them (its cpuset), not the calling
-  // thread's affinity, which OpenMP's binding narrows to one CPU.
-  std::set<int> cpus = cpu_list("/sys/fs/cgroup/cpuset.cpus.effective");
-  if (cpus.empty()) cpus = cpu_list("/sys/devices/system/cpu/online");
+  const std::set<int> cpus = machine_cpus();
   HostTopology topology;
   std::set<std::pair<long, long>> cores;  // (package, core)
   std::set<long> packages;
@@ -125,6 +130,34 @@ HostTopology host_topology() {
       ++topology.numa_nodes;
   }
   return topology;
+}
+
+CpuTime cpu_time(std::istream& proc_stat, const std::set<int>& cpus) {
+  CpuTime time;
+  for (std::string line; std::getline(proc_stat, line);) {
+    int cpu = -1;  // a line "cpuN ...", not the machine's sum "cpu  ..."
+    if (line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3])) ||
+        std::sscanf(line.c_str(), "cpu%d", &cpu) != 1 || cpus.count(cpu) == 0)
+      continue;
+    // user nice system idle iowait irq softirq steal (guest time is inside user's)
+    std::istringstream fields(line.substr(line.find(' ')));
+    long long ticks[8] = {};
+    for (long long& t : ticks) fields >> t;
+    if (!fields) continue;
+    for (const long long t : ticks) time.total += t;
+    time.stolen += ticks[7];
+  }
+  return time;
+}
+
+CpuTime cpu_time() {
+  std::ifstream proc_stat("/proc/stat");
+  return cpu_time(proc_stat, machine_cpus());
+}
+
+double stolen_share(const CpuTime& before, const CpuTime& after) {
+  const long long total = after.total - before.total;
+  return total > 0 ? static_cast<double>(after.stolen - before.stolen) / static_cast<double>(total) : -1.0;
 }
 
 std::string result_file_name(const ResultRecord& record) {

@@ -3,10 +3,13 @@
 // {kernel, case, space, device, commit, kokkos: {version, patches}, host_simd_bytes: {compiled,
 //  cpu}, host: {cpu, sockets, cores, threads_per_core, numa_nodes, cpus, l3_bytes}, date, command,
 //  metrics: {name: number, ...}, tuning: {trials, cache}, openmp_binding, openmp_wait_policy},
-// and "interrupted": true for a run that SIGINT or SIGTERM stopped early.
+// and "interrupted": true for a run that SIGINT or SIGTERM stopped early. pk-bench adds to the
+// metrics host_stolen_share (stolen_share below over a kernel's cases).
 #include <pk/core/clock.hpp>
 
+#include <istream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,18 @@ struct HostTopology {
   long long l3_bytes = 0;
 };
 HostTopology host_topology();
+
+// The CPU time of the machine's CPUs (its cpuset) from /proc/stat, in the kernel's ticks: all
+// of it, and what the hypervisor gave to other guests ("steal"); zero where it cannot be read.
+// Two readings around a run say how much of the machine another guest took meanwhile.
+struct CpuTime {
+  long long total = 0, stolen = 0;
+};
+CpuTime cpu_time();
+CpuTime cpu_time(std::istream& proc_stat, const std::set<int>& cpus);  // from a /proc/stat text
+
+// The share of the CPU time between two readings that was stolen; -1 where none was counted.
+double stolen_share(const CpuTime& before, const CpuTime& after);
 
 // "<kernel>-<case>-<space>.json"
 std::string result_file_name(const ResultRecord& record);
