@@ -395,6 +395,26 @@ def stats(values):
         if values else None
 
 
+def cpu_time():
+    """(all, stolen): the CPU time of this machine's CPUs in /proc/stat, and what the hypervisor
+    gave to other guests (steal); None where it cannot be read."""
+    try:
+        with open("/proc/stat") as f:
+            rows = [line.split()[1:9] for line in f if re.match(r"cpu\d", line)]
+        ticks = [[int(t) for t in row] for row in rows if len(row) == 8]
+    except (OSError, ValueError):
+        return None
+    return (sum(map(sum, ticks)), sum(row[7] for row in ticks)) if ticks else None
+
+
+def stolen_share(before, after):
+    """The share of the CPU time between two cpu_time() readings that other guests took, as
+    pk-bench's host_stolen_share (over a comparison's repetitions here); None where unknown."""
+    if before is None or after is None or after[0] <= before[0]:
+        return None
+    return (after[1] - before[1]) / (after[0] - before[0])
+
+
 def machine():
     info = {"host": platform.node(), "cpu": platform.processor(), "threads": os.cpu_count()}
     try:
@@ -433,6 +453,7 @@ def run_comparison(comp, args, info):
     errors = {c.name: [] for c in comp.cases}
     dropped = set()
     ours_cmd = None
+    cpu_before = cpu_time()
     for rep in range(args.reps):
         this_rep = {}  # case: the peer's figure and parsed output in this repetition
         for case in comp.cases:
@@ -494,6 +515,7 @@ def run_comparison(comp, args, info):
                 say("%s %s rep %d: pk-bench failed: %s; log %s" % (comp.name, case.name, rep, why, log))
         say("%s rep %d: ours %.1f s" % (comp.name, rep, secs))
 
+    stolen = stolen_share(cpu_before, cpu_time())
     binfo = build_info(args, comp.peer) or {}
     written = []
     for case in comp.cases:
@@ -520,6 +542,7 @@ def run_comparison(comp, args, info):
             "ratio_pairs": stats(pairs),
             "peer_headline": None, "repetitions": args.reps, "interleaved": "peer then ours, every repetition",
             "errors": errors[case.name], "machine": info, "harness_commit": project_commit(),
+            "host_stolen_share": stolen,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "harness_command": [sys.argv[0]] + sys.argv[1:],
         }
@@ -605,6 +628,10 @@ def report(found, out):
         lines.append("- machine: %s; ours: %s, project commit %s; peer: %s at %s." % (
             "; ".join([r["machine"].get("cpu", "?")] + r["machine"].get("gpus", [])), o.get("device") or "?",
             o.get("commit") or r.get("harness_commit") or "?", r["peer"].get("repo"), r["peer"].get("commit")))
+        if r.get("host_stolen_share") is not None:
+            lines.append("- the CPUs' time other guests of the virtual machine took during the repetitions: %.1f %%%s" % (
+                100 * r["host_stolen_share"], " (above 2 %: the figures may be the neighbours')"
+                if r["host_stolen_share"] > 0.02 else ""))
     errs = [(r["comparison"], r["case"], e) for r in found for e in r.get("errors", [])]
     if errs:
         lines += ["", "Failures:", ""] + ["- %s %s: %s" % e for e in errs]

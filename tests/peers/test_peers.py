@@ -230,6 +230,9 @@ check(r["peer"]["commit"] == "c0ffeefluidx3d" and r["peer"]["build"]["flags"] ==
 check(r["ours"]["commit"] == "0123456789ab" and "--case" in r["ours"]["command"], "our commit and command")
 check(r["peer_headline"]["stats"]["median"] == 23081, "FluidX3D's own peak kept: %r" % r["peer_headline"])
 check(r["ours"]["pk_bench_case"] == "aa-fp32-64" and r["repetitions"] == 5 and not r["errors"], "fluidx3d record")
+stolen = r["host_stolen_share"]  # None only where /proc/stat cannot be read
+check(stolen is None if not os.path.exists("/proc/stat") else 0 <= stolen <= 1,
+      "the share of the CPUs' time other guests took during the repetitions: %r" % stolen)
 f16 = record("fluidx3d-fp16s-64.json")
 check(f16["ratio"] is None and f16["peer"]["values"] == [] and len(f16["errors"]) == 1 and
       "exit status 1" in f16["errors"][0] and "No OpenCL devices" in f16["errors"][0],
