@@ -31,6 +31,9 @@ export OMP_PROC_BIND=spread OMP_PLACES=threads
 export PK_TUNING_CACHE=${PK_TUNING_CACHE:-$work/tuning}
 
 left() { echo $((start + limit - $(date +%s))); }
+# The ticks of all the machine's CPUs and those other guests took (/proc/stat's steal; pk-bench
+# records the same share per kernel): a stage's share says at once whether the slice was contended.
+cpu_ticks() { awk '/^cpu[0-9]/ { for (i = 2; i <= 9; i++) all += $i; stolen += $9 } END { print all + 0, stolen + 0 }' /proc/stat 2>/dev/null; }
 pack() { tar czf "$tarball.part" -C "$(dirname "$work")" "$(basename "$work")" && mv "$tarball.part" "$tarball"; }
 # stage NAME SECONDS COMMAND...: runs COMMAND under the smaller of SECONDS and the time left,
 # its output in logs/NAME.txt, then packs.
@@ -46,10 +49,17 @@ stage() {
     echo "platform.sh: no time left for $name" | tee -a "$work/logs/stages.txt"
     return
   fi
-  local began
+  local began before after status
   began=$(date +%s)
+  before=($(cpu_ticks))
   timeout --kill-after=15 "$t" "$@" >"$work/logs/$name.txt" 2>&1
-  echo "platform.sh: $name: exit $? after $(($(date +%s) - began)) s ($(left) s left)" | tee -a "$work/logs/stages.txt"
+  status=$?
+  after=($(cpu_ticks))
+  local stolen="other guests' share of the CPUs unknown"
+  [ "${#before[@]}" = 2 ] && [ "${#after[@]}" = 2 ] && [ "${after[0]}" -gt "${before[0]}" ] &&
+    stolen="other guests took $(awk -v a="$((after[0] - before[0]))" -v s="$((after[1] - before[1]))" 'BEGIN { printf "%.1f", 100 * s / a }') % of the CPUs"
+  echo "platform.sh: $name: exit $status after $(($(date +%s) - began)) s, $stolen ($(left) s left)" |
+    tee -a "$work/logs/stages.txt"
   pack
 }
 
