@@ -65,7 +65,7 @@ TEST(Results, JsonHoldsEveryKeyAndTheMetrics) {
 }
 
 // Only the CPUs asked for count, not the machine's sum on the line "cpu  ..."; steal is the
-// eighth number; a line cut short is left out.
+// eighth number; a line cut short, or with the name alone, is left out.
 TEST(Results, CpuTimeSumsTheStealOfTheCpusAskedFor) {
   std::istringstream proc_stat(
       "cpu  2 0 0 0 0 0 0 900 0 0\n"
@@ -73,8 +73,9 @@ TEST(Results, CpuTimeSumsTheStealOfTheCpusAskedFor) {
       "cpu1 200 0 40 700 0 0 0 60 0 0\n"
       "cpu2 50 0 10\n"
       "cpu3 1 1 1 1 1 1 1 1 0 0\n"
+      "cpu4\n"
       "intr 12345 0 0\n");
-  const pk::CpuTime time = pk::cpu_time(proc_stat, {0, 1, 2});
+  const pk::CpuTime time = pk::cpu_time(proc_stat, {0, 1, 2, 4});
   EXPECT_EQ(time.total, 950 + 1000);
   EXPECT_EQ(time.stolen, 12 + 60);
 }

@@ -139,9 +139,11 @@ CpuTime cpu_time(std::istream& proc_stat, const std::set<int>& cpus) {
     if (line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3])) ||
         std::sscanf(line.c_str(), "cpu%d", &cpu) != 1 || cpus.count(cpu) == 0)
       continue;
-    // user nice system idle iowait irq softirq steal (guest time is inside user's)
-    std::istringstream fields(line.substr(line.find(' ')));
+    // cpuN user nice system idle iowait irq softirq steal (guest time is inside user's)
+    std::istringstream fields(line);
+    std::string name;
     long long ticks[8] = {};
+    fields >> name;
     for (long long& t : ticks) fields >> t;
     if (!fields) continue;
     for (const long long t : ticks) time.total += t;
